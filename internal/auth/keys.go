@@ -1,0 +1,170 @@
+package auth
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"sync"
+	"time"
+
+	"bankrail/internal/clock"
+)
+
+// KeyRing holds the signing keys of every instance, read from the store.
+// The newest key signs; every unretired key verifies. A kid this instance
+// has not seen yet (another instance rotated) triggers a reload, at most once
+// per second so that forged kids cannot hammer the database.
+type KeyRing struct {
+	store Store
+	clock clock.Clock
+
+	mu         sync.RWMutex
+	keys       map[string]ed25519.PublicKey
+	signer     ed25519.PrivateKey
+	signerKID  string
+	order      []string // kids, oldest first
+	lastReload time.Time
+}
+
+// NewKeyRing returns an empty key ring; call Load.
+func NewKeyRing(store Store, clk clock.Clock) *KeyRing {
+	return &KeyRing{store: store, clock: clk, keys: map[string]ed25519.PublicKey{}}
+}
+
+// Load reads the keys, creating the first one when there is none.
+func (r *KeyRing) Load(ctx context.Context) error {
+	keys, err := r.store.ListSigningKeys(ctx)
+	if err != nil {
+		return fmt.Errorf("list signing keys: %w", err)
+	}
+	if len(keys) == 0 {
+		if _, err := r.Rotate(ctx); err != nil {
+			return err
+		}
+		return nil
+	}
+	return r.install(keys)
+}
+
+func (r *KeyRing) install(keys []SigningKey) error {
+	pub := make(map[string]ed25519.PublicKey, len(keys))
+	order := make([]string, 0, len(keys))
+	var signer ed25519.PrivateKey
+	var signerKID string
+	for _, k := range keys {
+		seed, err := base64.StdEncoding.DecodeString(k.PrivateKey)
+		if err != nil || len(seed) != ed25519.SeedSize {
+			return fmt.Errorf("signing key %s is corrupt", k.KID)
+		}
+		priv := ed25519.NewKeyFromSeed(seed)
+		pub[k.KID] = priv.Public().(ed25519.PublicKey)
+		order = append(order, k.KID)
+		signer, signerKID = priv, k.KID // keys come oldest first: the last one signs
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.keys, r.order, r.signer, r.signerKID = pub, order, signer, signerKID
+	r.lastReload = time.Now()
+	return nil
+}
+
+// Rotate creates a new signing key, which signs from now on, and retires
+// keys that were superseded long enough ago that no live token uses them.
+// It returns the new kid.
+func (r *KeyRing) Rotate(ctx context.Context) (string, error) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return "", fmt.Errorf("generate signing key: %w", err)
+	}
+	now := r.clock.Now()
+	kid := now.Format("20060102T150405Z") + "-" + base64.RawURLEncoding.EncodeToString(priv.Public().(ed25519.PublicKey)[:6])
+	k := SigningKey{KID: kid, Algorithm: "EdDSA", PrivateKey: base64.StdEncoding.EncodeToString(priv.Seed()), CreatedAt: now}
+	if err := r.store.CreateSigningKey(ctx, k); err != nil {
+		return "", fmt.Errorf("store signing key: %w", err)
+	}
+	keys, err := r.store.ListSigningKeys(ctx)
+	if err != nil {
+		return "", fmt.Errorf("list signing keys: %w", err)
+	}
+	return kid, r.install(keys)
+}
+
+// RetireSuperseded retires keys whose successor has signed for longer than
+// ttl (the access-token lifetime), so that no live token needs them.
+func (r *KeyRing) RetireSuperseded(ctx context.Context, ttl time.Duration) (int, error) {
+	keys, err := r.store.ListSigningKeys(ctx)
+	if err != nil || len(keys) < 2 {
+		return 0, err
+	}
+	// A key can go once the key after it has existed for ttl.
+	var cutoff time.Time
+	now := r.clock.Now()
+	for i := 1; i < len(keys); i++ {
+		if now.Sub(keys[i].CreatedAt) >= ttl {
+			cutoff = keys[i].CreatedAt
+		}
+	}
+	if cutoff.IsZero() {
+		return 0, nil
+	}
+	n, err := r.store.RetireSigningKeys(ctx, cutoff, now)
+	if err != nil {
+		return 0, fmt.Errorf("retire signing keys: %w", err)
+	}
+	keys, err = r.store.ListSigningKeys(ctx)
+	if err != nil {
+		return n, err
+	}
+	return n, r.install(keys)
+}
+
+// signingKey returns the key that signs new tokens.
+func (r *KeyRing) signingKey() (string, ed25519.PrivateKey) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.signerKID, r.signer
+}
+
+// publicKey returns the key for kid, reloading once if it is unknown.
+func (r *KeyRing) publicKey(kid string) (ed25519.PublicKey, bool) {
+	r.mu.RLock()
+	k, ok := r.keys[kid]
+	stale := time.Since(r.lastReload) > time.Second
+	r.mu.RUnlock()
+	if ok || !stale {
+		return k, ok
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if keys, err := r.store.ListSigningKeys(ctx); err == nil {
+		_ = r.install(keys)
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	k, ok = r.keys[kid]
+	return k, ok
+}
+
+// JWK is one public key in a JSON Web Key Set.
+type JWK struct {
+	KTY string `json:"kty"`
+	CRV string `json:"crv"`
+	X   string `json:"x"`
+	KID string `json:"kid"`
+	ALG string `json:"alg"`
+	USE string `json:"use"`
+}
+
+// JWKS returns the published public keys, oldest first.
+func (r *KeyRing) JWKS() []JWK {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]JWK, 0, len(r.order))
+	for _, kid := range r.order {
+		out = append(out, JWK{KTY: "OKP", CRV: "Ed25519", X: base64.RawURLEncoding.EncodeToString(r.keys[kid]),
+			KID: kid, ALG: "EdDSA", USE: "sig"})
+	}
+	return out
+}

@@ -1,0 +1,270 @@
+package auth
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/uuid"
+
+	"bankrail/internal/clock"
+	"bankrail/internal/errs"
+	"bankrail/internal/identity"
+)
+
+// Config tunes the auth service.
+type Config struct {
+	Issuer               string
+	AccessTTL            time.Duration
+	RefreshTTL           time.Duration
+	MaxFailures          int           // per username within FailureWindow
+	MaxFailuresPerClient int           // per client address within FailureWindow
+	FailureWindow        time.Duration // also how long a lock lasts
+}
+
+// Service runs the OAuth grants and verifies access tokens.
+type Service struct {
+	store Store
+	keys  *KeyRing
+	clock clock.Clock
+	log   *slog.Logger
+	cfg   Config
+	dummy string // a hash verified for unknown users, so timing does not reveal them
+}
+
+// NewService returns an auth service. keys must be loaded.
+func NewService(store Store, keys *KeyRing, clk clock.Clock, log *slog.Logger, cfg Config) (*Service, error) {
+	dummy, err := identity.HashSecret(identity.RandomSecret(16), identity.DefaultHashParams)
+	if err != nil {
+		return nil, err
+	}
+	return &Service{store: store, keys: keys, clock: clk, log: log, cfg: cfg, dummy: dummy}, nil
+}
+
+// Keys returns the key ring (for the JWKS endpoint and rotation).
+func (s *Service) Keys() *KeyRing { return s.keys }
+
+// PasswordGrant is the OAuth password grant.
+type PasswordGrant struct {
+	ClientID, ClientSecret, Username, Password string
+	RemoteAddr                                 string
+}
+
+// RefreshGrant is the OAuth refresh_token grant.
+type RefreshGrant struct {
+	ClientID, ClientSecret, RefreshToken string
+	RemoteAddr                           string
+}
+
+// Claims are the claims of a bankrail access token.
+type Claims struct {
+	jwt.RegisteredClaims
+	ClientID   string `json:"client_id"`
+	CustomerID string `json:"customer_id"`
+	Role       string `json:"role"`
+	Username   string `json:"preferred_username"`
+}
+
+var errInvalidLogin = errs.E(errs.Unauthorised, "Invalid client credentials or username and password.")
+
+// Password runs the password grant.
+func (s *Service) Password(ctx context.Context, g PasswordGrant) (TokenPair, error) {
+	var v errs.Validation
+	required(&v, "client_id", g.ClientID)
+	required(&v, "client_secret", g.ClientSecret)
+	required(&v, "username", g.Username)
+	required(&v, "password", g.Password)
+	if err := v.Err(); err != nil {
+		return TokenPair{}, err
+	}
+	userKey, addrKey := "user:"+strings.ToLower(g.Username), "addr:"+g.RemoteAddr
+	if err := s.checkLock(ctx, userKey, addrKey); err != nil {
+		return TokenPair{}, err
+	}
+	app, err := s.verifyClient(ctx, g.ClientID, g.ClientSecret)
+	if err != nil {
+		return TokenPair{}, s.failed(ctx, err, addrKey)
+	}
+	user, err := s.store.GetUserByUsername(ctx, g.Username)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		_, _ = identity.VerifySecret(s.dummy, g.Password)
+		return TokenPair{}, s.failed(ctx, errInvalidLogin, userKey, addrKey)
+	case err != nil:
+		return TokenPair{}, fmt.Errorf("load user: %w", err)
+	}
+	if ok, err := identity.VerifySecret(user.PasswordHash, g.Password); err != nil || !ok {
+		return TokenPair{}, s.failed(ctx, errInvalidLogin, userKey, addrKey)
+	}
+	allowed, err := s.store.IsDescendant(ctx, app.CustomerID, user.CustomerID)
+	if err != nil {
+		return TokenPair{}, fmt.Errorf("check customer tree: %w", err)
+	}
+	if !allowed {
+		return TokenPair{}, errs.E(errs.Unauthorised, "This user does not belong to the application's customer or a customer below it.")
+	}
+	if err := s.store.ClearLoginFailures(ctx, userKey); err != nil {
+		return TokenPair{}, fmt.Errorf("clear login failures: %w", err)
+	}
+	return s.issue(ctx, user, app, uuid.NewString(), "")
+}
+
+// Refresh runs the refresh_token grant. Each refresh token works once; a
+// second use revokes every refresh token of its family.
+func (s *Service) Refresh(ctx context.Context, g RefreshGrant) (TokenPair, error) {
+	var v errs.Validation
+	required(&v, "client_id", g.ClientID)
+	required(&v, "client_secret", g.ClientSecret)
+	required(&v, "refresh_token", g.RefreshToken)
+	if err := v.Err(); err != nil {
+		return TokenPair{}, err
+	}
+	addrKey := "addr:" + g.RemoteAddr
+	if err := s.checkLock(ctx, addrKey); err != nil {
+		return TokenPair{}, err
+	}
+	app, err := s.verifyClient(ctx, g.ClientID, g.ClientSecret)
+	if err != nil {
+		return TokenPair{}, s.failed(ctx, err, addrKey)
+	}
+	invalid := errs.E(errs.Unauthorised, "The refresh token is invalid, expired or already used; sign in again with the password grant.")
+	tok, err := s.store.GetRefreshToken(ctx, hashToken(g.RefreshToken))
+	switch {
+	case errs.Is(err, errs.NotFound):
+		return TokenPair{}, s.failed(ctx, invalid, addrKey)
+	case err != nil:
+		return TokenPair{}, fmt.Errorf("load refresh token: %w", err)
+	}
+	now := s.clock.Now()
+	if tok.ApplicationID != app.ID {
+		return TokenPair{}, invalid
+	}
+	if !tok.UsedAt.IsZero() {
+		s.log.Warn("refresh token reused; revoking its family", "family", tok.FamilyID, "user", tok.UserID)
+		if err := s.store.RevokeRefreshFamily(ctx, tok.FamilyID, now); err != nil {
+			return TokenPair{}, fmt.Errorf("revoke refresh family: %w", err)
+		}
+		return TokenPair{}, invalid
+	}
+	if !tok.RevokedAt.IsZero() || !now.Before(tok.ExpiresAt) {
+		return TokenPair{}, invalid
+	}
+	user, err := s.store.GetUser(ctx, tok.UserID)
+	if err != nil {
+		return TokenPair{}, fmt.Errorf("load user: %w", err)
+	}
+	pair, err := s.issue(ctx, user, app, tok.FamilyID, tok.ID)
+	if errs.Is(err, errs.Conflict) { // lost a race with another use of the same token
+		if err := s.store.RevokeRefreshFamily(ctx, tok.FamilyID, now); err != nil {
+			return TokenPair{}, fmt.Errorf("revoke refresh family: %w", err)
+		}
+		return TokenPair{}, invalid
+	}
+	return pair, err
+}
+
+// issue signs an access token and stores a new refresh token in family. When
+// spent is set, that refresh token is marked used in the same transaction.
+func (s *Service) issue(ctx context.Context, user identity.User, app identity.Application, family, spent string) (TokenPair, error) {
+	now := s.clock.Now()
+	kid, key := s.keys.signingKey()
+	claims := Claims{
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer:    s.cfg.Issuer,
+			Subject:   user.ID,
+			IssuedAt:  jwt.NewNumericDate(now),
+			NotBefore: jwt.NewNumericDate(now.Add(-time.Minute)),
+			ExpiresAt: jwt.NewNumericDate(now.Add(s.cfg.AccessTTL)),
+			ID:        uuid.NewString(),
+		},
+		ClientID:   app.ClientID,
+		CustomerID: user.CustomerID,
+		Role:       string(user.Role),
+		Username:   user.Username,
+	}
+	tok := jwt.NewWithClaims(jwt.SigningMethodEdDSA, claims)
+	tok.Header["kid"] = kid
+	access, err := tok.SignedString(key)
+	if err != nil {
+		return TokenPair{}, fmt.Errorf("sign access token: %w", err)
+	}
+	refresh := "rt_" + identity.RandomSecret(32)
+	next := RefreshToken{ID: uuid.NewString(), FamilyID: family, TokenHash: hashToken(refresh), UserID: user.ID,
+		ApplicationID: app.ID, CreatedAt: now, ExpiresAt: now.Add(s.cfg.RefreshTTL)}
+	if spent == "" {
+		err = s.store.CreateRefreshToken(ctx, next)
+	} else {
+		err = s.store.SpendRefreshToken(ctx, spent, now, next)
+	}
+	if err != nil {
+		return TokenPair{}, fmt.Errorf("store refresh token: %w", err)
+	}
+	return TokenPair{AccessToken: access, RefreshToken: refresh, ExpiresIn: int(s.cfg.AccessTTL / time.Second)}, nil
+}
+
+// Authenticate verifies a bearer access token against the key ring and the
+// clock. Any defect (signature, algorithm, issuer, expiry) gives UNAUTHORISED.
+func (s *Service) Authenticate(token string) (Principal, error) {
+	var claims Claims
+	_, err := jwt.ParseWithClaims(token, &claims, func(t *jwt.Token) (any, error) {
+		kid, _ := t.Header["kid"].(string)
+		key, ok := s.keys.publicKey(kid)
+		if !ok {
+			return nil, fmt.Errorf("unknown key id %q", kid)
+		}
+		return key, nil
+	},
+		jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuer(s.cfg.Issuer),
+		jwt.WithTimeFunc(s.clock.Now),
+	)
+	if err != nil {
+		msg := "The access token is invalid; obtain a new one at POST /oauth."
+		if errors.Is(err, jwt.ErrTokenExpired) {
+			msg = "The access token has expired; obtain a new one at POST /oauth."
+		}
+		return Principal{}, errs.Wrap(errs.Unauthorised, err, "%s", msg)
+	}
+	if claims.Subject == "" || claims.CustomerID == "" {
+		return Principal{}, errs.E(errs.Unauthorised, "The access token is missing required claims.")
+	}
+	return Principal{UserID: claims.Subject, Username: claims.Username, CustomerID: claims.CustomerID,
+		ClientID: claims.ClientID, Role: identity.Role(claims.Role), TokenID: claims.ID,
+		ExpiresAt: claims.ExpiresAt.Time}, nil
+}
+
+// verifyClient checks an application's client id and secret.
+func (s *Service) verifyClient(ctx context.Context, clientID, secret string) (identity.Application, error) {
+	app, err := s.store.GetApplicationByClientID(ctx, clientID)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		_, _ = identity.VerifySecret(s.dummy, secret)
+		return identity.Application{}, errInvalidLogin
+	case err != nil:
+		return identity.Application{}, fmt.Errorf("load application: %w", err)
+	}
+	if ok, err := identity.VerifySecret(app.ClientSecretHash, secret); err != nil || !ok {
+		return identity.Application{}, errInvalidLogin
+	}
+	return app, nil
+}
+
+func required(v *errs.Validation, field, value string) {
+	if value == "" {
+		v.Add(errs.ValueRequired, field, "%s is required.", field)
+	}
+}
+
+// hashToken is the stored form of a refresh token. The token carries 256
+// random bits, so a fast hash is enough: it cannot be guessed or brute-forced.
+func hashToken(t string) string {
+	sum := sha256.Sum256([]byte(t))
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,161 @@
+// Package config holds bankrail's typed configuration, its defaults and its
+// validation. Flags and BANKRAIL_* environment variables fill it in cmd/.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Mode is sandbox or production.
+type Mode string
+
+// Modes.
+const (
+	Sandbox    Mode = "sandbox"
+	Production Mode = "production"
+)
+
+// Config is everything bankrail needs to start. Secrets never appear here
+// except the database URL, which String redacts.
+type Config struct {
+	Addr        string // listen address
+	PublicURL   string // address payers and merchants see; derived from Addr when empty
+	DataDir     string // SQLite file and local state
+	DatabaseURL string // postgres://... switches to PostgreSQL; empty means SQLite in DataDir
+	Mode        Mode
+	SeedFile    string
+	LogLevel    string // debug, info, warn, error
+	LogFormat   string // text or json
+
+	ShutdownTimeout   time.Duration
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
+	MaxBodyBytes      int64
+
+	AccessTokenTTL  time.Duration // 24 h by contract
+	RefreshTokenTTL time.Duration // 24 h by contract
+	Issuer          string        // JWT issuer; PublicURL when empty
+
+	LoginMaxFailures      int           // per username within LoginFailureWindow
+	LoginMaxFailuresPerIP int           // per client address within LoginFailureWindow
+	LoginFailureWindow    time.Duration // also the lock-out time
+	TrustProxyHeaders     bool          // take the client address from X-Forwarded-For
+
+	IdempotencyTTL    time.Duration // how long Idempotency-Key replays are kept
+	IdempotencyStrict bool          // every key reuse is a 409
+	MaxPaymentAmount  int64         // minor units
+
+	ClockRefresh time.Duration // how often an instance re-reads the shared sandbox clock
+}
+
+// Default returns the configuration used when nothing is set.
+func Default() Config {
+	return Config{
+		Addr:                  "127.0.0.1:8080",
+		DataDir:               "./bankrail-data",
+		Mode:                  Sandbox,
+		LogLevel:              "info",
+		LogFormat:             "text",
+		ShutdownTimeout:       15 * time.Second,
+		ReadHeaderTimeout:     5 * time.Second,
+		ReadTimeout:           30 * time.Second,
+		WriteTimeout:          60 * time.Second,
+		IdleTimeout:           120 * time.Second,
+		MaxBodyBytes:          1 << 20,
+		AccessTokenTTL:        24 * time.Hour,
+		RefreshTokenTTL:       24 * time.Hour,
+		LoginMaxFailures:      5,
+		LoginMaxFailuresPerIP: 50,
+		LoginFailureWindow:    15 * time.Minute,
+		IdempotencyTTL:        24 * time.Hour,
+		MaxPaymentAmount:      100_000_000_00, // 100 million in major units
+		ClockRefresh:          time.Second,
+	}
+}
+
+// Validate checks the configuration and fills derived values (PublicURL,
+// Issuer). It returns every problem at once.
+func (c *Config) Validate() error {
+	var problems []string
+	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+
+	if c.Mode != Sandbox && c.Mode != Production {
+		add("--mode must be sandbox or production, got %q", c.Mode)
+	}
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		add("--addr must be host:port, got %q", c.Addr)
+	}
+	if c.PublicURL == "" && err == nil {
+		if host == "" || host == "0.0.0.0" || host == "::" {
+			host = "127.0.0.1"
+		}
+		c.PublicURL = "http://" + net.JoinHostPort(host, port)
+	}
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		add("--public-url must be an http(s) URL, got %q", c.PublicURL)
+	}
+	if c.DatabaseURL != "" && !c.UsesPostgres() {
+		add("--database-url must start with postgres:// or postgresql:// (leave it empty for SQLite in --data-dir)")
+	}
+	if !c.UsesPostgres() && c.DataDir == "" {
+		add("--data-dir is required when no --database-url is given")
+	}
+	if c.Issuer == "" {
+		c.Issuer = c.PublicURL
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		add("--log-level must be debug, info, warn or error, got %q", c.LogLevel)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		add("--log-format must be text or json, got %q", c.LogFormat)
+	}
+	for name, d := range map[string]time.Duration{
+		"shutdown timeout": c.ShutdownTimeout, "access token TTL": c.AccessTokenTTL,
+		"refresh token TTL": c.RefreshTokenTTL, "login failure window": c.LoginFailureWindow,
+		"idempotency TTL": c.IdempotencyTTL, "clock refresh": c.ClockRefresh,
+	} {
+		if d <= 0 {
+			add("%s must be positive", name)
+		}
+	}
+	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentAmount <= 0 {
+		add("body limit, login failure limits and maximum payment amount must be positive")
+	}
+	if len(problems) > 0 {
+		return errors.New("invalid configuration:\n  - " + strings.Join(problems, "\n  - "))
+	}
+	return nil
+}
+
+// UsesPostgres reports whether DatabaseURL names PostgreSQL.
+func (c *Config) UsesPostgres() bool {
+	return strings.HasPrefix(c.DatabaseURL, "postgres://") || strings.HasPrefix(c.DatabaseURL, "postgresql://")
+}
+
+// SQLitePath is the SQLite database file inside DataDir.
+func (c *Config) SQLitePath() string { return filepath.Join(c.DataDir, "bankrail.db") }
+
+// DatabaseDescription names the database for logs and the banner, without
+// credentials.
+func (c *Config) DatabaseDescription() string {
+	if !c.UsesPostgres() {
+		return "SQLite " + c.SQLitePath()
+	}
+	u, err := url.Parse(c.DatabaseURL)
+	if err != nil {
+		return "PostgreSQL"
+	}
+	return "PostgreSQL " + u.Redacted()
+}

@@ -1,0 +1,56 @@
+package config
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDefaultIsValidAndDerivesPublicURL(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.PublicURL != "http://127.0.0.1:8080" || c.Issuer != c.PublicURL {
+		t.Fatalf("PublicURL=%q Issuer=%q", c.PublicURL, c.Issuer)
+	}
+}
+
+func TestValidateReportsEveryProblem(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"mode", func(c *Config) { c.Mode = "staging" }, "--mode"},
+		{"addr", func(c *Config) { c.Addr = "nonsense" }, "--addr"},
+		{"database url", func(c *Config) { c.DatabaseURL = "mysql://x" }, "--database-url"},
+		{"public url", func(c *Config) { c.PublicURL = "ftp://x" }, "--public-url"},
+		{"log level", func(c *Config) { c.LogLevel = "loud" }, "--log-level"},
+		{"durations", func(c *Config) { c.IdempotencyTTL = 0 }, "idempotency TTL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := Default()
+			tt.edit(&c)
+			err := c.Validate()
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Validate() = %v, want mention of %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestDatabaseDescriptionHidesPassword(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	c.DatabaseURL = "postgres://app:s3cret@db:5432/bankrail"
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if d := c.DatabaseDescription(); strings.Contains(d, "s3cret") {
+		t.Fatalf("description leaks the password: %s", d)
+	}
+}

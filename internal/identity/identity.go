@@ -1,0 +1,60 @@
+// Package identity holds the parties of bankrail: customers (a tree of PSPs,
+// TSPs and merchants), their applications (API clients) and their users, and
+// the roles that decide what a user may do. It knows nothing of HTTP or SQL.
+package identity
+
+import (
+	"context"
+	"time"
+)
+
+// Customer is a merchant, or a PSP/TSP above merchants.
+type Customer struct {
+	ID        string
+	Name      string
+	ParentID  string // empty for a root customer
+	CreatedAt time.Time
+}
+
+// Application is an API client of a customer.
+type Application struct {
+	ID                 string
+	CustomerID         string
+	ClientID           string
+	ClientSecretHash   string
+	NotificationURL    string
+	NotificationSecret string // needed in clear to sign notifications
+	CreatedAt          time.Time
+}
+
+// User is a login of a customer.
+type User struct {
+	ID           string
+	CustomerID   string
+	Username     string
+	PasswordHash string
+	Role         Role
+	CreatedAt    time.Time
+}
+
+// Store persists identities. Implementations return errs.NotFound for
+// missing records and errs.Conflict for duplicates.
+type Store interface {
+	CreateCustomer(ctx context.Context, c Customer) error
+	UpdateCustomer(ctx context.Context, c Customer) error
+	GetCustomer(ctx context.Context, id string) (Customer, error)
+	FindCustomerByName(ctx context.Context, name string) (Customer, error)
+	// IsDescendant reports whether descendant is ancestor or below it.
+	IsDescendant(ctx context.Context, ancestor, descendant string) (bool, error)
+	CountCustomers(ctx context.Context) (int, error)
+
+	CreateApplication(ctx context.Context, a Application) error
+	UpdateApplication(ctx context.Context, a Application) error
+	GetApplicationByClientID(ctx context.Context, clientID string) (Application, error)
+	GetApplication(ctx context.Context, id string) (Application, error)
+
+	CreateUser(ctx context.Context, u User) error
+	UpdateUser(ctx context.Context, u User) error
+	GetUserByUsername(ctx context.Context, username string) (User, error)
+	GetUser(ctx context.Context, id string) (User, error)
+}

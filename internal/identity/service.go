@@ -1,0 +1,200 @@
+package identity
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"bankrail/internal/clock"
+	"bankrail/internal/errs"
+)
+
+// Service creates and updates customers, applications and users. Its Ensure
+// methods are idempotent: applying the same input twice changes nothing (a
+// secret is re-hashed only when it no longer matches).
+type Service struct {
+	store Store
+	clock clock.Clock
+	hash  HashParams
+}
+
+// NewService returns an identity service.
+func NewService(store Store, clk clock.Clock, hash HashParams) *Service {
+	return &Service{store: store, clock: clk, hash: hash}
+}
+
+// CustomerSpec describes a customer to create or update.
+type CustomerSpec struct {
+	ID       string // optional; generated when empty (then the name is the key)
+	Name     string
+	ParentID string
+}
+
+// ApplicationSpec describes an application to create or update.
+type ApplicationSpec struct {
+	CustomerID         string
+	ClientID           string
+	ClientSecret       string
+	NotificationURL    string
+	NotificationSecret string
+}
+
+// UserSpec describes a user to create or update.
+type UserSpec struct {
+	CustomerID string
+	Username   string
+	Password   string
+	Role       string
+}
+
+// Outcome says what an Ensure call did.
+type Outcome string
+
+// Outcomes of Ensure calls.
+const (
+	Created   Outcome = "created"
+	Updated   Outcome = "updated"
+	Unchanged Outcome = "unchanged"
+)
+
+// EnsureCustomer creates the customer, or renames it if it exists. A
+// customer is found by id, or by name when no id is given.
+func (s *Service) EnsureCustomer(ctx context.Context, spec CustomerSpec) (Customer, Outcome, error) {
+	if strings.TrimSpace(spec.Name) == "" {
+		return Customer{}, "", errs.E(errs.ValidationFailure, "customer name is required")
+	}
+	if spec.ID != "" {
+		if _, err := uuid.Parse(spec.ID); err != nil {
+			return Customer{}, "", errs.E(errs.ValidationFailure, "customer id %q is not a uuid", spec.ID)
+		}
+	}
+	var existing Customer
+	var err error
+	if spec.ID != "" {
+		existing, err = s.store.GetCustomer(ctx, spec.ID)
+	} else {
+		existing, err = s.store.FindCustomerByName(ctx, spec.Name)
+	}
+	switch {
+	case err == nil:
+		if existing.ParentID != spec.ParentID {
+			return Customer{}, "", errs.E(errs.Conflict,
+				"customer %s already has parent %q; moving a customer in the tree is not supported", existing.ID, existing.ParentID)
+		}
+		if existing.Name == spec.Name {
+			return existing, Unchanged, nil
+		}
+		existing.Name = spec.Name
+		return existing, Updated, s.store.UpdateCustomer(ctx, existing)
+	case !errs.Is(err, errs.NotFound):
+		return Customer{}, "", err
+	}
+	c := Customer{ID: spec.ID, Name: spec.Name, ParentID: spec.ParentID, CreatedAt: s.clock.Now()}
+	if c.ID == "" {
+		c.ID = uuid.NewString()
+	}
+	if err := s.store.CreateCustomer(ctx, c); err != nil {
+		return Customer{}, "", fmt.Errorf("create customer %q: %w", spec.Name, err)
+	}
+	return c, Created, nil
+}
+
+// EnsureApplication creates or updates the application with spec.ClientID.
+func (s *Service) EnsureApplication(ctx context.Context, spec ApplicationSpec) (Application, Outcome, error) {
+	if spec.ClientID == "" || spec.ClientSecret == "" {
+		return Application{}, "", errs.E(errs.ValidationFailure, "clientId and clientSecret are required")
+	}
+	if len(spec.ClientSecret) < 12 {
+		return Application{}, "", errs.E(errs.ValidationFailure, "clientSecret of %s must be at least 12 characters", spec.ClientID)
+	}
+	if spec.NotificationURL != "" {
+		if u, err := url.Parse(spec.NotificationURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return Application{}, "", errs.E(errs.ValidationFailure, "notificationUrl of %s must be an http(s) URL", spec.ClientID)
+		}
+	}
+	if spec.NotificationSecret == "" {
+		spec.NotificationSecret = RandomSecret(24)
+	}
+	existing, err := s.store.GetApplicationByClientID(ctx, spec.ClientID)
+	switch {
+	case err == nil:
+		if existing.CustomerID != spec.CustomerID {
+			return Application{}, "", errs.E(errs.Conflict, "application %s belongs to another customer", spec.ClientID)
+		}
+		changed := existing.NotificationURL != spec.NotificationURL || existing.NotificationSecret != spec.NotificationSecret
+		existing.NotificationURL, existing.NotificationSecret = spec.NotificationURL, spec.NotificationSecret
+		if ok, _ := VerifySecret(existing.ClientSecretHash, spec.ClientSecret); !ok {
+			if existing.ClientSecretHash, err = HashSecret(spec.ClientSecret, s.hash); err != nil {
+				return Application{}, "", err
+			}
+			changed = true
+		}
+		if !changed {
+			return existing, Unchanged, nil
+		}
+		return existing, Updated, s.store.UpdateApplication(ctx, existing)
+	case !errs.Is(err, errs.NotFound):
+		return Application{}, "", err
+	}
+	hash, err := HashSecret(spec.ClientSecret, s.hash)
+	if err != nil {
+		return Application{}, "", err
+	}
+	a := Application{ID: uuid.NewString(), CustomerID: spec.CustomerID, ClientID: spec.ClientID, ClientSecretHash: hash,
+		NotificationURL: spec.NotificationURL, NotificationSecret: spec.NotificationSecret, CreatedAt: s.clock.Now()}
+	if err := s.store.CreateApplication(ctx, a); err != nil {
+		return Application{}, "", fmt.Errorf("create application %s: %w", spec.ClientID, err)
+	}
+	return a, Created, nil
+}
+
+// EnsureUser creates or updates the user with spec.Username.
+func (s *Service) EnsureUser(ctx context.Context, spec UserSpec) (User, Outcome, error) {
+	if spec.Username == "" || spec.Password == "" {
+		return User{}, "", errs.E(errs.ValidationFailure, "username and password are required")
+	}
+	if len(spec.Password) < 8 {
+		return User{}, "", errs.E(errs.ValidationFailure, "password of %s must be at least 8 characters", spec.Username)
+	}
+	if spec.Role == "" {
+		spec.Role = string(RoleMerchant)
+	}
+	role, err := ParseRole(spec.Role)
+	if err != nil {
+		return User{}, "", errs.E(errs.ValidationFailure, "%s", err.Error())
+	}
+	existing, err := s.store.GetUserByUsername(ctx, spec.Username)
+	switch {
+	case err == nil:
+		if existing.CustomerID != spec.CustomerID {
+			return User{}, "", errs.E(errs.Conflict, "user %s belongs to another customer", spec.Username)
+		}
+		changed := existing.Role != role
+		existing.Role = role
+		if ok, _ := VerifySecret(existing.PasswordHash, spec.Password); !ok {
+			if existing.PasswordHash, err = HashSecret(spec.Password, s.hash); err != nil {
+				return User{}, "", err
+			}
+			changed = true
+		}
+		if !changed {
+			return existing, Unchanged, nil
+		}
+		return existing, Updated, s.store.UpdateUser(ctx, existing)
+	case !errs.Is(err, errs.NotFound):
+		return User{}, "", err
+	}
+	hash, err := HashSecret(spec.Password, s.hash)
+	if err != nil {
+		return User{}, "", err
+	}
+	u := User{ID: uuid.NewString(), CustomerID: spec.CustomerID, Username: spec.Username, PasswordHash: hash,
+		Role: role, CreatedAt: s.clock.Now()}
+	if err := s.store.CreateUser(ctx, u); err != nil {
+		return User{}, "", fmt.Errorf("create user %s: %w", spec.Username, err)
+	}
+	return u, Created, nil
+}

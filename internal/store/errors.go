@@ -1,0 +1,43 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"bankrail/internal/errs"
+)
+
+// translate turns a driver error into a domain error: no rows becomes
+// RESOURCE_NOT_FOUND, a unique violation becomes CONFLICT; anything else is
+// wrapped with what was being done and stays internal.
+func translate(err error, what string) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, sql.ErrNoRows):
+		return errs.E(errs.NotFound, "%s was not found.", what)
+	case isUniqueViolation(err):
+		return errs.Wrap(errs.Conflict, err, "%s already exists.", what)
+	default:
+		return fmt.Errorf("%s: %w", what, err)
+	}
+}
+
+// isUniqueViolation reports a unique or primary-key violation on either engine.
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "23505"
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		c := sqErr.Code()
+		return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+	}
+	return false
+}

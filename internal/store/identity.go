@@ -1,0 +1,185 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"bankrail/internal/errs"
+	"bankrail/internal/identity"
+)
+
+var _ identity.Store = (*Store)(nil)
+
+// CreateCustomer inserts a customer and its rows in the closure table.
+func (s *Store) CreateCustomer(ctx context.Context, c identity.Customer) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if c.ParentID != "" {
+			var one int
+			err := tx.QueryRowContext(ctx, `SELECT 1 FROM customers WHERE id = $1`, c.ParentID).Scan(&one)
+			if err != nil {
+				return translate(err, "parent customer "+c.ParentID)
+			}
+		}
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO customers (id, name, parent_id, created_at) VALUES ($1, $2, $3, $4)`,
+			c.ID, c.Name, nullString(c.ParentID), micros(c.CreatedAt))
+		if err != nil {
+			return translate(err, "customer "+c.ID)
+		}
+		_, err = tx.ExecContext(ctx, `
+			INSERT INTO customer_tree (ancestor_id, descendant_id, depth)
+			SELECT $1, $1, 0
+			UNION ALL
+			SELECT ancestor_id, $1, depth + 1 FROM customer_tree WHERE descendant_id = $2`,
+			c.ID, c.ParentID)
+		return translate(err, "customer tree")
+	})
+}
+
+// UpdateCustomer changes a customer's name. Moving a customer in the tree is
+// not supported.
+func (s *Store) UpdateCustomer(ctx context.Context, c identity.Customer) error {
+	res, err := s.write.ExecContext(ctx, `UPDATE customers SET name = $2 WHERE id = $1`, c.ID, c.Name)
+	return expectOne(res, err, "customer "+c.ID)
+}
+
+const customerColumns = `id, name, COALESCE(parent_id, ''), created_at`
+
+func scanCustomer(row interface{ Scan(...any) error }) (identity.Customer, error) {
+	var c identity.Customer
+	var created int64
+	err := row.Scan(&c.ID, &c.Name, &c.ParentID, &created)
+	c.CreatedAt = fromMicros(created)
+	return c, err
+}
+
+// GetCustomer reads one customer.
+func (s *Store) GetCustomer(ctx context.Context, id string) (identity.Customer, error) {
+	c, err := scanCustomer(s.read.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE id = $1`, id))
+	return c, translate(err, "customer "+id)
+}
+
+// FindCustomerByName returns the oldest customer with that name.
+func (s *Store) FindCustomerByName(ctx context.Context, name string) (identity.Customer, error) {
+	c, err := scanCustomer(s.read.QueryRowContext(ctx,
+		`SELECT `+customerColumns+` FROM customers WHERE name = $1 ORDER BY created_at, id LIMIT 1`, name))
+	return c, translate(err, fmt.Sprintf("customer named %q", name))
+}
+
+// IsDescendant reports whether descendant is ancestor itself or below it.
+func (s *Store) IsDescendant(ctx context.Context, ancestor, descendant string) (bool, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx,
+		`SELECT COUNT(*) FROM customer_tree WHERE ancestor_id = $1 AND descendant_id = $2`, ancestor, descendant).Scan(&n)
+	if err != nil {
+		return false, translate(err, "customer tree")
+	}
+	return n > 0, nil
+}
+
+// CountCustomers counts every customer.
+func (s *Store) CountCustomers(ctx context.Context) (int, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM customers`).Scan(&n)
+	return n, translate(err, "count customers")
+}
+
+// CreateApplication inserts an application.
+func (s *Store) CreateApplication(ctx context.Context, a identity.Application) error {
+	_, err := s.write.ExecContext(ctx, `
+		INSERT INTO applications (id, customer_id, client_id, client_secret_hash, notification_url, notification_secret, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		a.ID, a.CustomerID, a.ClientID, a.ClientSecretHash, a.NotificationURL, a.NotificationSecret, micros(a.CreatedAt))
+	return translate(err, "application "+a.ClientID)
+}
+
+// UpdateApplication rewrites an application's secrets and notification URL.
+func (s *Store) UpdateApplication(ctx context.Context, a identity.Application) error {
+	res, err := s.write.ExecContext(ctx, `
+		UPDATE applications SET client_secret_hash = $2, notification_url = $3, notification_secret = $4
+		WHERE id = $1`, a.ID, a.ClientSecretHash, a.NotificationURL, a.NotificationSecret)
+	return expectOne(res, err, "application "+a.ClientID)
+}
+
+const applicationColumns = `id, customer_id, client_id, client_secret_hash, notification_url, notification_secret, created_at`
+
+func scanApplication(row interface{ Scan(...any) error }) (identity.Application, error) {
+	var a identity.Application
+	var created int64
+	err := row.Scan(&a.ID, &a.CustomerID, &a.ClientID, &a.ClientSecretHash, &a.NotificationURL, &a.NotificationSecret, &created)
+	a.CreatedAt = fromMicros(created)
+	return a, err
+}
+
+// GetApplicationByClientID reads an application by its client id.
+func (s *Store) GetApplicationByClientID(ctx context.Context, clientID string) (identity.Application, error) {
+	a, err := scanApplication(s.read.QueryRowContext(ctx,
+		`SELECT `+applicationColumns+` FROM applications WHERE client_id = $1`, clientID))
+	return a, translate(err, "application")
+}
+
+// GetApplication reads an application by id.
+func (s *Store) GetApplication(ctx context.Context, id string) (identity.Application, error) {
+	a, err := scanApplication(s.read.QueryRowContext(ctx,
+		`SELECT `+applicationColumns+` FROM applications WHERE id = $1`, id))
+	return a, translate(err, "application")
+}
+
+// CreateUser inserts a user.
+func (s *Store) CreateUser(ctx context.Context, u identity.User) error {
+	_, err := s.write.ExecContext(ctx, `
+		INSERT INTO users (id, customer_id, username, password_hash, role, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6)`,
+		u.ID, u.CustomerID, u.Username, u.PasswordHash, string(u.Role), micros(u.CreatedAt))
+	return translate(err, "user "+u.Username)
+}
+
+// UpdateUser rewrites a user's password hash and role.
+func (s *Store) UpdateUser(ctx context.Context, u identity.User) error {
+	res, err := s.write.ExecContext(ctx, `UPDATE users SET password_hash = $2, role = $3 WHERE id = $1`,
+		u.ID, u.PasswordHash, string(u.Role))
+	return expectOne(res, err, "user "+u.Username)
+}
+
+const userColumns = `id, customer_id, username, password_hash, role, created_at`
+
+func scanUser(row interface{ Scan(...any) error }) (identity.User, error) {
+	var u identity.User
+	var created int64
+	var role string
+	err := row.Scan(&u.ID, &u.CustomerID, &u.Username, &u.PasswordHash, &role, &created)
+	u.Role = identity.Role(role)
+	u.CreatedAt = fromMicros(created)
+	return u, err
+}
+
+// GetUserByUsername reads a user by username.
+func (s *Store) GetUserByUsername(ctx context.Context, username string) (identity.User, error) {
+	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE username = $1`, username))
+	return u, translate(err, "user")
+}
+
+// GetUser reads a user by id.
+func (s *Store) GetUser(ctx context.Context, id string) (identity.User, error) {
+	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id))
+	return u, translate(err, "user")
+}
+
+// nullString stores an empty string as NULL.
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// expectOne checks that an UPDATE or DELETE touched exactly one row.
+func expectOne(res sql.Result, err error, what string) error {
+	if err != nil {
+		return translate(err, what)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("%s: rows affected: %w", what, err)
+	}
+	if n == 0 {
+		return errs.E(errs.NotFound, "%s was not found.", what)
+	}
+	return nil
+}

@@ -1,0 +1,48 @@
+package store
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+)
+
+// migrations are written once in the SQL both engines accept. A change that
+// needs engine-specific DDL can be a Go migration that branches on Dialect.
+//
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Migrate applies every pending migration. On PostgreSQL a session advisory
+// lock makes concurrent starts of several instances safe.
+func (s *Store) Migrate(ctx context.Context) error {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return fmt.Errorf("open migrations: %w", err)
+	}
+	dialect := goose.DialectSQLite3
+	var opts []goose.ProviderOption
+	if s.dialect == Postgres {
+		dialect = goose.DialectPostgres
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return fmt.Errorf("create migration lock: %w", err)
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(dialect, s.write, fsys, opts...)
+	if err != nil {
+		return fmt.Errorf("load migrations: %w", err)
+	}
+	results, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	for _, r := range results {
+		s.log.Info("applied migration", "version", r.Source.Version, "file", r.Source.Path, "took", r.Duration)
+	}
+	return nil
+}

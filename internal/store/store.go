@@ -1,0 +1,179 @@
+// Package store is bankrail's storage adapter: one implementation of the
+// domain packages' store interfaces over database/sql, for SQLite (modernc,
+// pure Go) and PostgreSQL (pgx). SQL is written once in the subset both
+// engines share ($n placeholders, RETURNING, ON CONFLICT, BIGINT times in
+// Unix microseconds); the few dialect differences live in Dialect. Driver
+// errors are translated into errs codes here and nowhere else.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
+	_ "modernc.org/sqlite"             // SQLite driver
+)
+
+// Dialect is the SQL engine behind a Store.
+type Dialect string
+
+// Engines.
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// Options say where the database is.
+type Options struct {
+	DatabaseURL string // postgres://...; empty for SQLite
+	SQLitePath  string // file used when DatabaseURL is empty
+	MaxConns    int    // PostgreSQL pool size (default 20)
+}
+
+// Store is the database behind bankrail. It is safe for concurrent use.
+type Store struct {
+	dialect Dialect
+	write   *sql.DB // on SQLite a single connection: one writer, no SQLITE_BUSY
+	read    *sql.DB // on SQLite a pool of read connections; on PostgreSQL the same pool as write
+	log     *slog.Logger
+}
+
+// Open connects to the database described by opts. It does not migrate.
+func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
+	if opts.DatabaseURL != "" {
+		db, err := sql.Open("pgx", opts.DatabaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		maxConns := opts.MaxConns
+		if maxConns <= 0 {
+			maxConns = 20
+		}
+		db.SetMaxOpenConns(maxConns)
+		db.SetMaxIdleConns(maxConns)
+		db.SetConnMaxIdleTime(5 * time.Minute)
+		s := &Store{dialect: Postgres, write: db, read: db, log: log}
+		if err := s.Ping(ctx); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("connect to postgres: %w", err)
+		}
+		return s, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(opts.SQLitePath), 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	// WAL lets readers run beside the writer; synchronous(NORMAL) is durable
+	// across a process crash (the WAL is fsynced at checkpoints).
+	dsn := "file:" + opts.SQLitePath + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_time_format=sqlite"
+	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	write.SetConnMaxIdleTime(0)
+	write.SetConnMaxLifetime(0)
+	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open sqlite: %w", err)
+	}
+	read.SetMaxOpenConns(8)
+	read.SetMaxIdleConns(8)
+	s := &Store{dialect: SQLite, write: write, read: read, log: log}
+	if err := s.Ping(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", opts.SQLitePath, err)
+	}
+	return s, nil
+}
+
+// Dialect names the engine.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// Ping checks that the database answers (used by /readyz).
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.write.PingContext(ctx); err != nil {
+		return err
+	}
+	return s.read.PingContext(ctx)
+}
+
+// Close closes every connection.
+func (s *Store) Close() error {
+	err := s.write.Close()
+	if s.read != s.write {
+		err = errors.Join(err, s.read.Close())
+	}
+	return err
+}
+
+// querier is what *sql.DB and *sql.Tx share.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// inTx runs fn in one transaction: committed when fn returns nil, rolled back
+// otherwise. One use case, one transaction.
+func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// forUpdate is the row-lock suffix of a SELECT inside a transaction. SQLite
+// needs none: a write transaction (txlock=immediate) already excludes others.
+func (s *Store) forUpdate() string {
+	if s.dialect == Postgres {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
+// skipLocked is the suffix that lets several workers claim different rows.
+func (s *Store) skipLocked() string {
+	if s.dialect == Postgres {
+		return " FOR UPDATE SKIP LOCKED"
+	}
+	return ""
+}
+
+// micros converts a time to the stored form: Unix microseconds.
+func micros(t time.Time) int64 { return t.UnixMicro() }
+
+// fromMicros converts a stored time back, in UTC.
+func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// nullMicros converts a nullable stored time; the zero time means NULL.
+func nullMicros(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: t.UnixMicro(), Valid: true}
+}
+
+// fromNullMicros converts a nullable stored time; NULL gives the zero time.
+func fromNullMicros(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return fromMicros(v.Int64)
+}
