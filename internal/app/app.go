@@ -1,0 +1,234 @@
+// Package app wires bankrail together: configuration in, a running service
+// out. It is the only package that knows every other one; domain packages
+// and adapters never import it.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"bankrail/internal/auth"
+	"bankrail/internal/clock"
+	"bankrail/internal/config"
+	"bankrail/internal/httpapi"
+	"bankrail/internal/identity"
+	"bankrail/internal/seed"
+	"bankrail/internal/store"
+)
+
+// Options are the parts tests replace.
+type Options struct {
+	BaseClock  clock.Clock          // the wall clock by default
+	HashParams *identity.HashParams // argon2id cost; identity.DefaultHashParams by default
+	Seed       *seed.File           // applied instead of cfg.SeedFile when set
+}
+
+// App is a configured bankrail instance.
+type App struct {
+	cfg      config.Config
+	log      *slog.Logger
+	store    *store.Store
+	clock    clock.Clock
+	virtual  *clock.Virtual
+	identity *identity.Service
+	auth     *auth.Service
+	http     *httpapi.Server
+
+	server   *http.Server
+	listener net.Listener
+	serveErr chan error
+	stopOnce sync.Once
+
+	demo bool // the demo merchant is in use (sandbox, no seed)
+}
+
+// New opens the database, applies migrations and the seed, and builds every
+// component. Nothing listens until Start.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*App, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	a := &App{cfg: cfg, log: log}
+	st, err := store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath()}, log)
+	if err != nil {
+		return nil, err
+	}
+	a.store = st
+	if err := a.build(ctx, opts); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *App) build(ctx context.Context, opts Options) error {
+	if err := a.store.Migrate(ctx); err != nil {
+		return err
+	}
+	base := opts.BaseClock
+	if base == nil {
+		base = clock.Real{}
+	}
+	a.clock = base
+	if a.cfg.Mode == config.Sandbox {
+		a.virtual = clock.NewVirtual(base, a.store, a.log, a.cfg.ClockRefresh)
+		if err := a.virtual.Load(ctx); err != nil {
+			return err
+		}
+		a.clock = a.virtual
+	}
+	hash := identity.DefaultHashParams
+	if opts.HashParams != nil {
+		hash = *opts.HashParams
+	}
+	a.identity = identity.NewService(a.store, a.clock, hash)
+	if err := a.seed(ctx, opts); err != nil {
+		return err
+	}
+	keys := auth.NewKeyRing(a.store, a.clock)
+	if err := keys.Load(ctx); err != nil {
+		return fmt.Errorf("load signing keys: %w", err)
+	}
+	var err error
+	a.auth, err = auth.NewService(a.store, keys, a.clock, a.log, auth.Config{
+		Issuer: a.cfg.Issuer, AccessTTL: a.cfg.AccessTokenTTL, RefreshTTL: a.cfg.RefreshTokenTTL,
+		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
+		FailureWindow: a.cfg.LoginFailureWindow,
+	})
+	if err != nil {
+		return err
+	}
+	a.http = httpapi.New(httpapi.Deps{
+		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
+		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(),
+		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
+	})
+	return nil
+}
+
+// seed applies the seed file, or creates the demo merchant in an empty
+// sandbox.
+func (a *App) seed(ctx context.Context, opts Options) error {
+	f := opts.Seed
+	if f == nil && a.cfg.SeedFile != "" {
+		loaded, err := seed.Load(a.cfg.SeedFile)
+		if err != nil {
+			return err
+		}
+		f = &loaded
+	}
+	if f != nil {
+		res, err := seed.Apply(ctx, a.identity, *f)
+		if err != nil {
+			return err
+		}
+		a.log.Info("applied seed", "file", a.cfg.SeedFile, "created", res.Created, "updated", res.Updated, "unchanged", res.Unchanged)
+		return nil
+	}
+	if a.cfg.Mode != config.Sandbox {
+		return nil
+	}
+	n, err := a.store.CountCustomers(ctx)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		if _, err := seed.Apply(ctx, a.identity, seed.Demo()); err != nil {
+			return fmt.Errorf("create demo merchant: %w", err)
+		}
+		a.log.Info("created the sandbox demo merchant", "client_id", seed.DemoClientID, "username", seed.DemoUsername)
+	}
+	_, err = a.store.GetUserByUsername(ctx, seed.DemoUsername)
+	a.demo = err == nil
+	return nil
+}
+
+// Handler is the HTTP handler (for tests that serve it themselves).
+func (a *App) Handler() http.Handler { return a.http }
+
+// Clock is the clock every rule follows.
+func (a *App) Clock() clock.Clock { return a.clock }
+
+// Store is the database (for tests and administration commands).
+func (a *App) Store() *store.Store { return a.store }
+
+// Identity is the identity service (for administration commands).
+func (a *App) Identity() *identity.Service { return a.identity }
+
+// Auth is the auth service.
+func (a *App) Auth() *auth.Service { return a.auth }
+
+// Start listens on cfg.Addr and serves until Shutdown, and starts the
+// background workers.
+func (a *App) Start(ctx context.Context) error {
+	ln, err := net.Listen("tcp", a.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", a.cfg.Addr, err)
+	}
+	a.listener = ln
+	a.server = &http.Server{
+		Handler:           a.http,
+		ReadHeaderTimeout: a.cfg.ReadHeaderTimeout,
+		ReadTimeout:       a.cfg.ReadTimeout,
+		WriteTimeout:      a.cfg.WriteTimeout,
+		IdleTimeout:       a.cfg.IdleTimeout,
+		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
+	}
+	if a.virtual != nil {
+		a.virtual.Start(ctx)
+	}
+	a.serveErr = make(chan error, 1)
+	go func() {
+		err := a.server.Serve(ln)
+		if errors.Is(err, http.ErrServerClosed) {
+			err = nil
+		}
+		a.serveErr <- err
+	}()
+	a.log.Info("listening", "addr", "http://"+ln.Addr().String(), "public_url", a.cfg.PublicURL, "mode", a.cfg.Mode)
+	return nil
+}
+
+// Addr is the address the server listens on (after Start).
+func (a *App) Addr() string { return a.listener.Addr().String() }
+
+// Wait blocks until the server stops on its own (an error) or ctx ends.
+func (a *App) Wait(ctx context.Context) error {
+	select {
+	case err := <-a.serveErr:
+		return err
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+// Shutdown stops in order: stop accepting requests and finish those in
+// flight, stop the workers, close the database.
+func (a *App) Shutdown(ctx context.Context) error {
+	var err error
+	a.stopOnce.Do(func() {
+		if a.server != nil {
+			if e := a.server.Shutdown(ctx); e != nil {
+				err = errors.Join(err, fmt.Errorf("shut down http server: %w", e))
+			}
+		}
+		if a.virtual != nil {
+			a.virtual.Stop()
+		}
+		err = errors.Join(err, a.store.Close())
+	})
+	return err
+}
+
+// Close releases the database without starting (for commands that only
+// migrate or administer).
+func (a *App) Close() error { return a.Shutdown(context.Background()) }
+
+// ShutdownTimeout is how long a graceful shutdown may take.
+func (a *App) ShutdownTimeout() time.Duration { return a.cfg.ShutdownTimeout }

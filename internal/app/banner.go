@@ -1,0 +1,59 @@
+package app
+
+import (
+	"fmt"
+	"net"
+	"runtime/debug"
+	"strings"
+
+	"bankrail/internal/config"
+	"bankrail/internal/seed"
+)
+
+// version is set at build time with -ldflags "-X bankrail/internal/app.version=v1.2.3".
+var version = ""
+
+// Version names this build.
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// Banner tells a newcomer what is running and what to do next.
+func (a *App) Banner() string {
+	var b strings.Builder
+	u := a.cfg.PublicURL
+	fmt.Fprintf(&b, "\nbankrail %s is running in %s mode\n\n", Version(), a.cfg.Mode)
+	fmt.Fprintf(&b, "  API          %s\n", u)
+	fmt.Fprintf(&b, "  database     %s\n", a.cfg.DatabaseDescription())
+	fmt.Fprintf(&b, "  API docs     %s/openapi.json\n", u)
+	fmt.Fprintf(&b, "  health       %s/healthz\n", u)
+	if a.cfg.Mode == config.Sandbox {
+		fmt.Fprintf(&b, "  sandbox      virtual clock at %s/sandbox/clock\n", u)
+	}
+	if a.demo {
+		fmt.Fprintf(&b, "\nDemo merchant (sandbox only; fixed credentials - do not expose this server):\n")
+		fmt.Fprintf(&b, "  client_id      %s\n  client_secret  %s\n  username       %s\n  password       %s\n  notifications  signed with %q\n",
+			seed.DemoClientID, seed.DemoClientSecret, seed.DemoUsername, seed.DemoPassword, seed.DemoNotificationSecret)
+		fmt.Fprintf(&b, "\nGet an access token:\n  curl -s %s/oauth -H 'Content-Type: application/json' \\\n    -d '{\"grant_type\":\"password\",\"client_id\":\"%s\",\"client_secret\":\"%s\",\"username\":\"%s\",\"password\":\"%s\"}'\n",
+			u, seed.DemoClientID, seed.DemoClientSecret, seed.DemoUsername, seed.DemoPassword)
+		if host, _, err := net.SplitHostPort(a.cfg.Addr); err == nil && !isLoopback(host) {
+			fmt.Fprintf(&b, "\nWARNING: listening on %s with the demo merchant's public credentials. Use --seed or --mode production.\n", host)
+		}
+	}
+	fmt.Fprintf(&b, "\nStop with Ctrl-C. More: bankrail --help, README.md, docs/.\n")
+	return b.String()
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

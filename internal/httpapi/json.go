@@ -1,0 +1,118 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"bankrail/internal/errs"
+)
+
+// writeJSON writes v as compact JSON with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		http.Error(w, `{"code":"INTERNAL_SERVER_ERROR","message":"response encoding failed"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// readBody reads the request body up to the configured limit.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, errs.E(errs.BadRequest, "The request body is larger than %d bytes.", tooLarge.Limit)
+	case err != nil:
+		return nil, errs.Wrap(errs.BadRequest, err, "The request body could not be read.")
+	}
+	return body, nil
+}
+
+// requireJSON refuses a body declared as something other than JSON. A
+// missing Content-Type is taken as JSON.
+func requireJSON(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+		return errs.E(errs.UnsupportedMediaType, "Content-Type %q is not supported; send application/json.", ct)
+	}
+	return nil
+}
+
+// decodeJSON reads a JSON request body into dst. Malformed JSON is
+// BAD_REQUEST; a value of the wrong type is VALIDATION_FAILURE (INVALID_TYPE)
+// at its JSON path; unknown fields are ignored.
+func (s *Server) decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
+	if err := requireJSON(r); err != nil {
+		return err
+	}
+	body, err := s.readBody(w, r)
+	if err != nil {
+		return err
+	}
+	return decodeJSONBytes(body, dst)
+}
+
+// decodeJSONBytes decodes one JSON value from body into dst.
+func decodeJSONBytes(body []byte, dst any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return errs.E(errs.BadRequest, "The request body is empty; send a JSON object.")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	err := dec.Decode(dst)
+	var syntaxErr *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntaxErr):
+		return errs.E(errs.BadRequest, "Malformed JSON at byte %d: %s.", syntaxErr.Offset, syntaxErr.Error())
+	case errors.As(err, &typeErr):
+		path := typeErr.Field
+		if path == "" {
+			return errs.E(errs.BadRequest, "The request body must be a JSON object.")
+		}
+		return &errs.Error{Code: errs.ValidationFailure, Message: "The request failed validation; see errors for each field.",
+			Fields: []errs.FieldError{{Type: errs.InvalidType, PropertyPath: path,
+				Message: fmt.Sprintf("must be of type %s, got %s", jsonKind(typeErr.Type.Kind().String()), typeErr.Value)}}}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errs.E(errs.BadRequest, "Malformed JSON: the body ends early.")
+	case err != nil:
+		return errs.Wrap(errs.BadRequest, err, "Malformed JSON: %s.", err.Error())
+	}
+	if dec.More() {
+		return errs.E(errs.BadRequest, "Malformed JSON: unexpected data after the JSON value.")
+	}
+	return nil
+}
+
+// jsonKind names a Go kind the way a JSON client thinks of it.
+func jsonKind(kind string) string {
+	switch kind {
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		return "integer"
+	case "float32", "float64":
+		return "number"
+	case "bool":
+		return "boolean"
+	case "slice", "array":
+		return "array"
+	case "struct", "map":
+		return "object"
+	default:
+		return kind
+	}
+}

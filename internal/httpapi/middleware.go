@@ -1,0 +1,211 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"bankrail/internal/auth"
+	"bankrail/internal/errs"
+)
+
+type ctxKey int
+
+const (
+	requestIDKey ctxKey = iota
+	legacyKey
+)
+
+// requestIDFrom returns the request id (also the trace id of errors).
+func requestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey).(string)
+	return id
+}
+
+func withLegacy(ctx context.Context) context.Context { return context.WithValue(ctx, legacyKey, true) }
+
+func isLegacy(ctx context.Context) bool { v, _ := ctx.Value(legacyKey).(bool); return v }
+
+// withRequestID takes a sane X-Request-Id from the client or makes one, and
+// echoes it on the response.
+func (s *Server) withRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !saneRequestID(id) {
+			b := make([]byte, 16)
+			_, _ = rand.Read(b)
+			id = hex.EncodeToString(b)
+		}
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
+	})
+}
+
+func saneRequestID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// statusRecorder remembers the status and size of a response.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// withAccessLog logs one line per request.
+func (s *Server) withAccessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w}
+		next.ServeHTTP(rec, r)
+		level := s.log.Info
+		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
+			level = s.log.Debug
+		}
+		level("request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "bytes", rec.bytes,
+			"duration", time.Since(start), "request_id", requestIDFrom(r.Context()))
+	})
+}
+
+// withRecovery turns a panic into a logged INTERNAL_SERVER_ERROR.
+func (s *Server) withRecovery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.log.ErrorContext(r.Context(), "panic", "trace_id", requestIDFrom(r.Context()), "panic", v, "stack", string(debug.Stack()))
+			s.writeError(w, r, fmt.Errorf("panic: %v", v))
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// dispatch routes through the mux, answering unknown paths and wrong methods
+// in the error contract's shape instead of the mux's plain text.
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
+	h, pattern := s.mux.Handler(r)
+	if pattern != "" {
+		h.ServeHTTP(w, r)
+		return
+	}
+	probe := &headerProbe{header: http.Header{}}
+	h.ServeHTTP(probe, r)
+	if strings.HasPrefix(r.URL.Path, "/legacy/") {
+		r = r.WithContext(withLegacy(r.Context()))
+	}
+	if probe.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", probe.header.Get("Allow"))
+		s.writeError(w, r, errs.E(errs.MethodNotSupported, "%s is not supported on %s; allowed: %s.", r.Method, r.URL.Path, probe.header.Get("Allow")))
+		return
+	}
+	s.writeError(w, r, errs.E(errs.NotFound, "No resource at %s %s.", r.Method, r.URL.Path))
+}
+
+// headerProbe captures what the mux's own 404/405 handler would send.
+type headerProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *headerProbe) Header() http.Header         { return p.header }
+func (p *headerProbe) Write(b []byte) (int, error) { return len(b), nil }
+func (p *headerProbe) WriteHeader(code int)        { p.status = code }
+
+// guard applies a route's authentication, permission and version checks, and
+// puts the principal into the request's context.
+func (s *Server) guard(r *http.Request, rt route) (*http.Request, error) {
+	if !rt.public {
+		p, err := s.authenticate(r)
+		if err != nil {
+			return r, err
+		}
+		if !p.Can(rt.permission) {
+			return r, errs.E(errs.AccessDenied, "Your role %s does not have the %s permission.", p.Role, rt.permission)
+		}
+		r = r.WithContext(auth.WithPrincipal(r.Context(), p))
+	}
+	if rt.apiVersion {
+		return r, checkAPIVersion(r, "1")
+	}
+	return r, nil
+}
+
+// authenticate reads and verifies the bearer token.
+func (s *Server) authenticate(r *http.Request) (auth.Principal, error) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return auth.Principal{}, errs.E(errs.Unauthorised, "Authorization header is missing; send Authorization: Bearer <access_token> from POST /oauth.")
+	}
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return auth.Principal{}, errs.E(errs.Unauthorised, "Authorization header must be: Bearer <access_token>.")
+	}
+	return s.Auth.Authenticate(strings.TrimSpace(token))
+}
+
+// checkAPIVersion enforces X-Service-Api-Version on versioned endpoints.
+func checkAPIVersion(r *http.Request, allowed ...string) error {
+	v := r.Header.Get("X-Service-Api-Version")
+	if v == "" {
+		return errs.E(errs.MissingHeader, "X-Service-Api-Version header is required; send X-Service-Api-Version: %s.", allowed[0])
+	}
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return errs.E(errs.InvalidHeader, "X-Service-Api-Version %q is not supported; allowed: %s.", v, strings.Join(allowed, ", "))
+}
+
+// clientAddr is the address failed logins are counted against.
+func (s *Server) clientAddr(r *http.Request) string {
+	if s.TrustProxy {
+		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
+			first, _, _ := strings.Cut(xff, ",")
+			return strings.TrimSpace(first)
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

@@ -1,0 +1,23 @@
+package httpapi
+
+import "bankrail/internal/identity"
+
+// routes registers every endpoint. Each feature keeps its handlers in a file
+// of its own; this is the one list of what the API serves.
+func (s *Server) routes() {
+	// Operations and discovery.
+	s.handle("GET /healthz", s.healthz, public)
+	s.handle("GET /readyz", s.readyz, public)
+	s.handle("GET /openapi.json", s.openAPI, public)
+	s.handle("GET /.well-known/jwks.json", s.jwks, public)
+
+	// OAuth: Global (JSON) and legacy (form encoded).
+	s.handle("POST /oauth", s.token, public)
+	s.handle("POST /legacy/oauth", s.token, public, legacy)
+
+	// Sandbox controls.
+	if s.Sandbox != nil {
+		s.handle("GET /sandbox/clock", s.sandboxClock, needs(identity.SandboxControl))
+		s.handle("POST /sandbox/clock/advance", s.advanceSandboxClock, needs(identity.SandboxControl))
+	}
+}

@@ -1,0 +1,53 @@
+package httpapi
+
+import (
+	"net/http"
+	"time"
+
+	"bankrail/internal/clock"
+	"bankrail/internal/errs"
+)
+
+// clockResponse describes the sandbox clock.
+type clockResponse struct {
+	Now           time.Time `json:"now"`
+	OffsetSeconds int64     `json:"offsetSeconds"`
+}
+
+func (s *Server) clockState() clockResponse {
+	return clockResponse{Now: s.Sandbox.Now(), OffsetSeconds: int64(s.Sandbox.Offset() / time.Second)}
+}
+
+// sandboxClock serves GET /sandbox/clock.
+func (s *Server) sandboxClock(w http.ResponseWriter, r *http.Request) error {
+	writeJSON(w, http.StatusOK, s.clockState())
+	return nil
+}
+
+// advanceSandboxClock serves POST /sandbox/clock/advance {"seconds": N}.
+func (s *Server) advanceSandboxClock(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		Seconds *int64 `json:"seconds"`
+	}
+	if err := s.decodeJSON(w, r, &req); err != nil {
+		return err
+	}
+	var v errs.Validation
+	maxSeconds := int64(clock.MaxAdvance / time.Second)
+	switch {
+	case req.Seconds == nil:
+		v.Add(errs.ValueRequired, "seconds", "seconds is required: how far to move the sandbox clock forward.")
+	case *req.Seconds < 1:
+		v.Add(errs.TooLow, "seconds", "seconds must be at least 1; the sandbox clock never goes back.")
+	case *req.Seconds > maxSeconds:
+		v.Add(errs.TooHigh, "seconds", "seconds must be at most %d (400 days) per call.", maxSeconds)
+	}
+	if err := v.Err(); err != nil {
+		return err
+	}
+	if _, err := s.Sandbox.Advance(r.Context(), time.Duration(*req.Seconds)*time.Second); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, s.clockState())
+	return nil
+}

@@ -1,0 +1,107 @@
+// Package httpapi is bankrail's HTTP adapter: the router, the middleware
+// (request id, access log, panic recovery, authentication, permissions, API
+// version), the error contract and the handlers that translate HTTP to calls
+// on the domain services. It holds no business rules.
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"bankrail/internal/auth"
+	"bankrail/internal/clock"
+	"bankrail/internal/config"
+	"bankrail/internal/identity"
+)
+
+// Pinger reports whether the database answers.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Deps are what the HTTP adapter calls. Optional parts may be nil; their
+// routes are then absent.
+type Deps struct {
+	Log          *slog.Logger
+	Clock        clock.Clock
+	Mode         config.Mode
+	MaxBodyBytes int64
+	TrustProxy   bool
+	Version      string
+
+	Auth    *auth.Service
+	DB      Pinger
+	Sandbox *clock.Virtual // nil in production
+}
+
+// Server routes requests to handlers.
+type Server struct {
+	Deps
+	log     *slog.Logger
+	clock   clock.Clock
+	maxBody int64
+	mux     *http.ServeMux
+	handler http.Handler
+}
+
+// New builds the HTTP handler of bankrail.
+func New(d Deps) *Server {
+	s := &Server{Deps: d, log: d.Log, clock: d.Clock, maxBody: d.MaxBodyBytes, mux: http.NewServeMux()}
+	s.routes()
+	s.handler = s.withRequestID(s.withAccessLog(s.withRecovery(http.HandlerFunc(s.dispatch))))
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// handlerFunc is a handler that returns its error instead of writing it.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// route describes how one endpoint is guarded.
+type route struct {
+	public     bool                // no bearer token needed
+	permission identity.Permission // needed unless public
+	apiVersion bool                // X-Service-Api-Version: 1 required
+	legacy     bool                // legacy error shape
+}
+
+// routeOption sets one property of a route.
+type routeOption func(*route)
+
+// public marks a route that needs no token.
+func public(r *route) { r.public = true }
+
+// needs names the permission a route requires.
+func needs(p identity.Permission) routeOption { return func(r *route) { r.permission = p } }
+
+// versioned marks a route that requires X-Service-Api-Version: 1.
+func versioned(r *route) { r.apiVersion = true }
+
+// legacy marks a route of the legacy Payments API (legacy error shape).
+func legacy(r *route) { r.legacy = true }
+
+// handle registers h at pattern ("METHOD /path") behind the guards of opts.
+func (s *Server) handle(pattern string, h handlerFunc, opts ...routeOption) {
+	var rt route
+	for _, o := range opts {
+		o(&rt)
+	}
+	if !rt.public && rt.permission == "" {
+		panic("route " + pattern + " must be public or name a permission") // a programming error caught at start
+	}
+	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rt.legacy {
+			r = r.WithContext(withLegacy(r.Context()))
+		}
+		r, err := s.guard(r, rt)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
+	}))
+}
