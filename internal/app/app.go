@@ -51,6 +51,26 @@ type App struct {
 // New opens the database, applies migrations and the seed, and builds every
 // component. Nothing listens until Start.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*App, error) {
+	a, err := open(ctx, cfg, log, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.build(ctx, opts); err != nil {
+		a.store.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Admin opens the database and the identity service only, for the
+// administration commands: no seed, no demo merchant, no server.
+func Admin(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	return open(ctx, cfg, log, Options{})
+}
+
+// open validates cfg, opens and migrates the database and builds the clock
+// and the identity service.
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*App, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -60,14 +80,14 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return nil, err
 	}
 	a.store = st
-	if err := a.build(ctx, opts); err != nil {
+	if err := a.core(ctx, opts); err != nil {
 		st.Close()
 		return nil, err
 	}
 	return a, nil
 }
 
-func (a *App) build(ctx context.Context, opts Options) error {
+func (a *App) core(ctx context.Context, opts Options) error {
 	if err := a.store.Migrate(ctx); err != nil {
 		return err
 	}
@@ -88,6 +108,11 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		hash = *opts.HashParams
 	}
 	a.identity = identity.NewService(a.store, a.clock, hash)
+	return nil
+}
+
+// build seeds and creates the auth service and the HTTP adapter.
+func (a *App) build(ctx context.Context, opts Options) error {
 	if err := a.seed(ctx, opts); err != nil {
 		return err
 	}
@@ -95,21 +120,28 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	if err := keys.Load(ctx); err != nil {
 		return fmt.Errorf("load signing keys: %w", err)
 	}
-	var err error
-	a.auth, err = auth.NewService(a.store, keys, a.clock, a.log, auth.Config{
+	a.auth = auth.NewService(a.store, keys, a.clock, a.log, auth.Config{
 		Issuer: a.cfg.Issuer, AccessTTL: a.cfg.AccessTokenTTL, RefreshTTL: a.cfg.RefreshTokenTTL,
 		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
 		FailureWindow: a.cfg.LoginFailureWindow,
 	})
-	if err != nil {
-		return err
-	}
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(),
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
 	})
 	return nil
+}
+
+// RotateSigningKey creates a new token signing key (it signs from now on)
+// and retires keys superseded for longer than the access-token lifetime.
+func (a *App) RotateSigningKey(ctx context.Context) (kid string, retired int, err error) {
+	keys := auth.NewKeyRing(a.store, a.clock)
+	if kid, err = keys.Rotate(ctx); err != nil {
+		return "", 0, err
+	}
+	retired, err = keys.RetireSuperseded(ctx, a.cfg.AccessTokenTTL)
+	return kid, retired, err
 }
 
 // seed applies the seed file, or creates the demo merchant in an empty

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -35,16 +36,18 @@ type Service struct {
 	clock clock.Clock
 	log   *slog.Logger
 	cfg   Config
-	dummy string // a hash verified for unknown users, so timing does not reveal them
+	// dummy is a hash verified for unknown clients and users, so that timing
+	// does not reveal which exist. Made on first need, not at start.
+	dummy func() string
 }
 
 // NewService returns an auth service. keys must be loaded.
-func NewService(store Store, keys *KeyRing, clk clock.Clock, log *slog.Logger, cfg Config) (*Service, error) {
-	dummy, err := identity.HashSecret(identity.RandomSecret(16), identity.DefaultHashParams)
-	if err != nil {
-		return nil, err
-	}
-	return &Service{store: store, keys: keys, clock: clk, log: log, cfg: cfg, dummy: dummy}, nil
+func NewService(store Store, keys *KeyRing, clk clock.Clock, log *slog.Logger, cfg Config) *Service {
+	dummy := sync.OnceValue(func() string {
+		h, _ := identity.HashSecret(identity.RandomSecret(16), identity.DefaultHashParams)
+		return h
+	})
+	return &Service{store: store, keys: keys, clock: clk, log: log, cfg: cfg, dummy: dummy}
 }
 
 // Keys returns the key ring (for the JWKS endpoint and rotation).
@@ -94,7 +97,7 @@ func (s *Service) Password(ctx context.Context, g PasswordGrant) (TokenPair, err
 	user, err := s.store.GetUserByUsername(ctx, g.Username)
 	switch {
 	case errs.Is(err, errs.NotFound):
-		_, _ = identity.VerifySecret(s.dummy, g.Password)
+		_, _ = identity.VerifySecret(s.dummy(), g.Password)
 		return TokenPair{}, s.failed(ctx, errInvalidLogin, userKey, addrKey)
 	case err != nil:
 		return TokenPair{}, fmt.Errorf("load user: %w", err)
@@ -245,7 +248,7 @@ func (s *Service) verifyClient(ctx context.Context, clientID, secret string) (id
 	app, err := s.store.GetApplicationByClientID(ctx, clientID)
 	switch {
 	case errs.Is(err, errs.NotFound):
-		_, _ = identity.VerifySecret(s.dummy, secret)
+		_, _ = identity.VerifySecret(s.dummy(), secret)
 		return identity.Application{}, errInvalidLogin
 	case err != nil:
 		return identity.Application{}, fmt.Errorf("load application: %w", err)

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"bankrail/internal/config"
+)
+
+// newFlagSet returns a flag set whose -h prints help text first.
+func newFlagSet(name, help string, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		fmt.Fprint(out, help)
+		fmt.Fprintln(out, "\nFlags (each also BANKRAIL_<NAME>, e.g. --data-dir is BANKRAIL_DATA_DIR):")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// storageFlags binds the flags every command that opens the database needs.
+func storageFlags(fs *flag.FlagSet, c *config.Config) {
+	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the SQLite database")
+	fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "PostgreSQL URL (postgres://user:pass@host:5432/db); empty uses SQLite in --data-dir")
+	fs.StringVar((*string)(&c.Mode), "mode", string(c.Mode), "sandbox (mock banks, virtual clock, demo merchant) or production")
+	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
+	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "text or json")
+}
+
+// parse parses args, then fills every flag not given on the command line from
+// its BANKRAIL_<NAME> environment variable. It returns errHelp after -h.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (see --help)", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var problems []error
+	fs.VisitAll(func(f *flag.Flag) {
+		env := "BANKRAIL_" + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v, ok := os.LookupEnv(env); ok && !set[f.Name] {
+			if err := fs.Set(f.Name, v); err != nil {
+				problems = append(problems, fmt.Errorf("%s=%q: %w", env, v, err))
+			}
+		}
+	})
+	return errors.Join(problems...)
+}
+
+// exitCode turns a parse error into an exit code (0 after --help).
+func exitCode(err error, stderr io.Writer) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintln(stderr, "bankrail:", err)
+	return 2
+}
+
+// newLogger builds the process logger on stderr.
+func newLogger(c config.Config, stderr io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(c.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if c.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(stderr, opts))
+}

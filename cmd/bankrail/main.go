@@ -1,0 +1,68 @@
+// Command bankrail runs the bankrail payment provider: the Global and legacy
+// APIs, the hosted checkout, the mock banks of the sandbox and the background
+// workers, over SQLite (default) or PostgreSQL.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `bankrail - a pay-by-bank payment provider you can run yourself.
+
+Usage:
+  bankrail <command> [flags]
+
+Commands:
+  serve         run the service (sandbox by default: mock banks, virtual clock, demo merchant)
+  migrate       apply database migrations and exit
+  version       print the version
+  customer      create customers             (bankrail customer create --help)
+  application   create API applications      (bankrail application create --help)
+  user          create users                 (bankrail user create --help)
+  keys          rotate token signing keys    (bankrail keys rotate --help)
+
+Every flag can also be set with an environment variable BANKRAIL_<NAME>
+(--database-url is BANKRAIL_DATABASE_URL). Flags win over the environment.
+
+Start here:
+  bankrail serve                 # SQLite in ./bankrail-data, sandbox, prints demo credentials
+  bankrail serve --help          # every setting
+
+Docs: README.md and docs/ in the repository; /openapi.json on a running server.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes one command and returns the process exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return serve(ctx, rest, stdout, stderr)
+	case "migrate":
+		return migrate(ctx, rest, stdout, stderr)
+	case "version", "--version":
+		return version(stdout)
+	case "customer", "application", "user", "keys":
+		return admin(ctx, cmd, rest, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "bankrail: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+}

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bankrail/internal/app"
+	"bankrail/internal/config"
+	"bankrail/internal/dbtest"
+	"bankrail/internal/identity"
+)
+
+// syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestCommandLineHelpAndErrors(t *testing.T) {
+	tests := []struct {
+		args     []string
+		code     int
+		contains string
+	}{
+		{nil, 2, "Commands:"},
+		{[]string{"help"}, 0, "bankrail serve"},
+		{[]string{"version"}, 0, "bankrail "},
+		{[]string{"serve", "--help"}, 0, "--database-url"},
+		{[]string{"migrate", "-h"}, 0, "pending database migration"},
+		{[]string{"customer", "create", "--help"}, 0, "--parent"},
+		{[]string{"bogus"}, 2, `unknown command "bogus"`},
+		{[]string{"serve", "--no-such-flag"}, 2, "no-such-flag"},
+		{[]string{"serve", "extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"serve", "--mode", "staging"}, 1, "--mode must be sandbox or production"},
+		{[]string{"keys"}, 2, "bankrail keys rotate"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, out, errOut := runCmd(t, tt.args...)
+			if code != tt.code || !strings.Contains(out+errOut, tt.contains) {
+				t.Fatalf("exit %d (want %d); output does not contain %q:\n%s%s", code, tt.code, tt.contains, out, errOut)
+			}
+		})
+	}
+}
+
+func TestEnvironmentFillsUnsetFlags(t *testing.T) {
+	t.Setenv("BANKRAIL_MODE", "staging")
+	code, _, errOut := runCmd(t, "migrate", "--data-dir", t.TempDir())
+	if code != 1 || !strings.Contains(errOut, `got "staging"`) {
+		t.Fatalf("BANKRAIL_MODE was not applied: exit %d, %s", code, errOut)
+	}
+	// A flag on the command line wins over the environment.
+	code, out, errOut := runCmd(t, "migrate", "--data-dir", t.TempDir(), "--mode", "production")
+	if code != 0 || !strings.Contains(out, "up to date") {
+		t.Fatalf("flag did not win: exit %d, %s%s", code, out, errOut)
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestServeBannerCurlGetsAToken starts `bankrail serve` on an empty data
+// directory, waits for /healthz, runs the request the banner's curl shows,
+// and shuts down gracefully.
+func TestServeBannerCurlGetsAToken(t *testing.T) {
+	t.Parallel()
+	addr := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut syncBuffer
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"serve", "--addr", addr, "--data-dir", t.TempDir()}, &out, &errOut) }()
+
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "Stop with Ctrl-C") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no banner; stderr:\n%s", errOut.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	banner := out.String()
+	m := regexp.MustCompile(`curl -s (\S+) -H 'Content-Type: application/json' \\\n\s+-d '([^']+)'`).FindStringSubmatch(banner)
+	if m == nil {
+		t.Fatalf("banner has no curl command:\n%s", banner)
+	}
+	if resp, err := http.Get("http://" + addr + "/healthz"); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("healthz: %v %v", resp, err)
+	}
+	resp, err := http.Post(m[1], "application/json", strings.NewReader(m[2]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var tok struct {
+		AccessToken string `json:"access_token"`
+		ExpiresIn   int    `json:"expires_in"`
+	}
+	if err := json.Unmarshal(body, &tok); err != nil || resp.StatusCode != 200 || tok.AccessToken == "" || tok.ExpiresIn != 86400 {
+		t.Fatalf("banner curl: %d %s", resp.StatusCode, body)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("serve exited %d; stderr:\n%s", code, errOut.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+	if !strings.Contains(errOut.String(), "stopped") {
+		t.Fatalf("no orderly shutdown in the log:\n%s", errOut.String())
+	}
+}
+
+func TestAdminCommandsCreateWhatTheyName(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+		storage := []string{"--data-dir", db.DataDir, "--database-url", db.DatabaseURL, "--mode", "production"}
+		if db.Engine == dbtest.Postgres {
+			storage[1] = t.TempDir()
+		}
+		admin := func(args ...string) string {
+			t.Helper()
+			code, out, errOut := runCmd(t, append(args, storage...)...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
+			}
+			return out
+		}
+		const psp, shop = "7b000000-0000-4000-8000-000000000001", "7b000000-0000-4000-8000-000000000002"
+		admin("customer", "create", "--name", "Acme PSP", "--id", psp)
+		out := admin("customer", "create", "--name", "Acme Shop", "--id", shop, "--parent", psp)
+		if !strings.Contains(out, "created") {
+			t.Fatalf("customer create: %s", out)
+		}
+		if out := admin("customer", "create", "--name", "Acme Shop", "--id", shop, "--parent", psp); !strings.Contains(out, "unchanged") {
+			t.Fatalf("second create must change nothing: %s", out)
+		}
+		out = admin("application", "create", "--customer", shop, "--client-id", "acme-client", "--notification-url", "https://acme.test/hooks")
+		secret := regexp.MustCompile(`client secret \(shown once\): (\S+)`).FindStringSubmatch(out)
+		if secret == nil {
+			t.Fatalf("no generated client secret: %s", out)
+		}
+		out = admin("user", "create", "--customer", shop, "--username", "ops@acme.test", "--role", "READ_ONLY")
+		password := regexp.MustCompile(`password \(shown once\): (\S+)`).FindStringSubmatch(out)
+		if password == nil {
+			t.Fatalf("no generated password: %s", out)
+		}
+		admin("keys", "rotate")
+
+		code, _, errOut := runCmd(t, append([]string{"user", "create", "--customer", "7b000000-0000-4000-8000-0000000000ff", "--username", "x@y.z"}, storage...)...)
+		if code != 1 || !strings.Contains(errOut, "--customer") {
+			t.Fatalf("unknown customer: exit %d %s", code, errOut)
+		}
+
+		// What was created works: the user can sign in through the application.
+		cfg := config.Default()
+		cfg.Mode, cfg.DataDir, cfg.DatabaseURL = config.Production, storage[1], db.DatabaseURL
+		a, err := app.New(context.Background(), cfg, newLogger(cfg, io.Discard), app.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		u, err := a.Store().GetUserByUsername(context.Background(), "ops@acme.test")
+		if err != nil || u.Role != identity.RoleReadOnly || u.CustomerID != shop {
+			t.Fatalf("user %+v, %v", u, err)
+		}
+		if ok, _ := identity.VerifySecret(u.PasswordHash, password[1]); !ok {
+			t.Fatal("printed password does not verify")
+		}
+		app, err := a.Store().GetApplicationByClientID(context.Background(), "acme-client")
+		if err != nil || app.NotificationURL != "https://acme.test/hooks" {
+			t.Fatalf("application %+v, %v", app, err)
+		}
+		if ok, _ := identity.VerifySecret(app.ClientSecretHash, secret[1]); !ok {
+			t.Fatal("printed client secret does not verify")
+		}
+		if n, _ := a.Store().CountCustomers(context.Background()); n != 2 {
+			t.Fatalf("production must not create a demo merchant: %d customers", n)
+		}
+	})
+}

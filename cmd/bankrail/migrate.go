@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"bankrail/internal/app"
+	"bankrail/internal/config"
+)
+
+const migrateHelp = `Usage: bankrail migrate [flags]
+
+Applies every pending database migration and exits. serve does the same at
+start; use migrate to upgrade a database before rolling out new instances.
+`
+
+func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg := config.Default()
+	fs := newFlagSet("migrate", migrateHelp, stderr)
+	storageFlags(fs, &cfg)
+	if err := parse(fs, args); err != nil {
+		return exitCode(err, stderr)
+	}
+	a, err := app.Admin(ctx, cfg, newLogger(cfg, stderr))
+	if err != nil {
+		fmt.Fprintln(stderr, "bankrail:", err)
+		return 1
+	}
+	defer a.Close()
+	fmt.Fprintf(stdout, "database is up to date (%s)\n", cfg.DatabaseDescription())
+	return 0
+}
+
+func version(stdout io.Writer) int {
+	fmt.Fprintf(stdout, "bankrail %s\n", app.Version())
+	return 0
+}

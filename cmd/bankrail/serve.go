@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"bankrail/internal/app"
+	"bankrail/internal/config"
+)
+
+const serveHelp = `Usage: bankrail serve [flags]
+
+Runs the Global API at the root of --addr, the legacy Payments API under /legacy,
+the sandbox controls (sandbox mode) and the background workers.
+
+With no flags it uses SQLite in ./bankrail-data, sandbox mode, and - in an empty
+database - creates a demo merchant whose credentials it prints.
+
+Examples:
+  bankrail serve
+  bankrail serve --seed seed.yaml
+  bankrail serve --database-url postgres://postgres@127.0.0.1:5432/bankrail --mode production
+`
+
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cfg := config.Default()
+	fs := newFlagSet("serve", serveHelp, stderr)
+	storageFlags(fs, &cfg)
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address host:port")
+	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "address payers and merchants see (default: derived from --addr)")
+	fs.StringVar(&cfg.SeedFile, "seed", cfg.SeedFile, "JSON or YAML file of customers, applications and users to create or update")
+	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long a graceful shutdown may take")
+	fs.DurationVar(&cfg.IdempotencyTTL, "idempotency-ttl", cfg.IdempotencyTTL, "how long Idempotency-Key replays are kept")
+	fs.BoolVar(&cfg.IdempotencyStrict, "idempotency-strict", cfg.IdempotencyStrict, "answer every Idempotency-Key reuse with 409")
+	fs.Int64Var(&cfg.MaxPaymentAmount, "max-payment-amount", cfg.MaxPaymentAmount, "largest payment amount in minor units")
+	fs.BoolVar(&cfg.TrustProxyHeaders, "trust-proxy-headers", cfg.TrustProxyHeaders, "take the client address from X-Forwarded-For (behind a proxy only)")
+	if err := parse(fs, args); err != nil {
+		return exitCode(err, stderr)
+	}
+	log := newLogger(cfg, stderr)
+	a, err := app.New(ctx, cfg, log, app.Options{})
+	if err != nil {
+		fmt.Fprintln(stderr, "bankrail:", err)
+		return 1
+	}
+	if err := a.Start(ctx); err != nil {
+		_ = a.Close()
+		fmt.Fprintln(stderr, "bankrail:", err)
+		return 1
+	}
+	fmt.Fprint(stdout, a.Banner())
+	waitErr := a.Wait(ctx)
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), a.ShutdownTimeout())
+	defer cancel()
+	if err := a.Shutdown(shutdownCtx); err != nil {
+		log.Error("shutdown", "err", err)
+		return 1
+	}
+	if waitErr != nil {
+		log.Error("server stopped", "err", waitErr)
+		return 1
+	}
+	log.Info("stopped")
+	return 0
+}
