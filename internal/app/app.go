@@ -20,6 +20,7 @@ import (
 	"bankrail/internal/identity"
 	"bankrail/internal/seed"
 	"bankrail/internal/store"
+	"bankrail/internal/worker"
 )
 
 // Options are the parts tests replace.
@@ -40,6 +41,7 @@ type App struct {
 	auth     *auth.Service
 	http     *httpapi.Server
 
+	workers  []backgroundWorker // started by Start, stopped in reverse order by Shutdown
 	server   *http.Server
 	listener net.Listener
 	serveErr chan error
@@ -97,11 +99,12 @@ func (a *App) core(ctx context.Context, opts Options) error {
 	}
 	a.clock = base
 	if a.cfg.Mode == config.Sandbox {
-		a.virtual = clock.NewVirtual(base, a.store, a.log, a.cfg.ClockRefresh)
+		a.virtual = clock.NewVirtual(base, a.store)
 		if err := a.virtual.Load(ctx); err != nil {
 			return err
 		}
 		a.clock = a.virtual
+		a.workers = append(a.workers, worker.NewPeriodic("sandbox clock refresh", a.cfg.ClockRefresh, a.log, a.virtual.Load))
 	}
 	hash := identity.DefaultHashParams
 	if opts.HashParams != nil {
@@ -120,6 +123,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	if err := keys.Load(ctx); err != nil {
 		return fmt.Errorf("load signing keys: %w", err)
 	}
+	a.workers = append(a.workers, worker.NewPeriodic("signing key refresh", time.Minute, a.log, keys.Refresh))
 	a.auth = auth.NewService(a.store, keys, a.clock, a.log, auth.Config{
 		Issuer: a.cfg.Issuer, AccessTTL: a.cfg.AccessTokenTTL, RefreshTTL: a.cfg.RefreshTokenTTL,
 		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
@@ -137,6 +141,9 @@ func (a *App) build(ctx context.Context, opts Options) error {
 // and retires keys superseded for longer than the access-token lifetime.
 func (a *App) RotateSigningKey(ctx context.Context) (kid string, retired int, err error) {
 	keys := auth.NewKeyRing(a.store, a.clock)
+	if a.auth != nil {
+		keys = a.auth.Keys() // a running instance signs with the new key at once
+	}
 	if kid, err = keys.Rotate(ctx); err != nil {
 		return "", 0, err
 	}
@@ -181,6 +188,12 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 	return nil
 }
 
+// backgroundWorker is a task with an orderly stop.
+type backgroundWorker interface {
+	Start(ctx context.Context)
+	Stop()
+}
+
 // Handler is the HTTP handler (for tests that serve it themselves).
 func (a *App) Handler() http.Handler { return a.http }
 
@@ -212,8 +225,8 @@ func (a *App) Start(ctx context.Context) error {
 		IdleTimeout:       a.cfg.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
-	if a.virtual != nil {
-		a.virtual.Start(ctx)
+	for _, w := range a.workers {
+		w.Start(ctx)
 	}
 	a.serveErr = make(chan error, 1)
 	go func() {
@@ -250,8 +263,8 @@ func (a *App) Shutdown(ctx context.Context) error {
 				err = errors.Join(err, fmt.Errorf("shut down http server: %w", e))
 			}
 		}
-		if a.virtual != nil {
-			a.virtual.Stop()
+		for i := len(a.workers) - 1; i >= 0; i-- {
+			a.workers[i].Stop()
 		}
 		err = errors.Join(err, a.store.Close())
 	})

@@ -24,8 +24,8 @@ type KeyRing struct {
 	keys       map[string]ed25519.PublicKey
 	signer     ed25519.PrivateKey
 	signerKID  string
-	order      []string // kids, oldest first
-	lastReload time.Time
+	order      []string  // kids, oldest first
+	lastMissAt time.Time // last reload caused by an unknown kid
 }
 
 // NewKeyRing returns an empty key ring; call Load.
@@ -66,8 +66,20 @@ func (r *KeyRing) install(keys []SigningKey) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.keys, r.order, r.signer, r.signerKID = pub, order, signer, signerKID
-	r.lastReload = time.Now()
 	return nil
+}
+
+// Refresh re-reads the keys, so that a key rotated by another instance or by
+// `bankrail keys rotate` signs here too.
+func (r *KeyRing) Refresh(ctx context.Context) error {
+	keys, err := r.store.ListSigningKeys(ctx)
+	if err != nil {
+		return fmt.Errorf("list signing keys: %w", err)
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	return r.install(keys)
 }
 
 // Rotate creates a new signing key, which signs from now on, and retires
@@ -127,14 +139,23 @@ func (r *KeyRing) signingKey() (string, ed25519.PrivateKey) {
 	return r.signerKID, r.signer
 }
 
-// publicKey returns the key for kid, reloading once if it is unknown.
+// publicKey returns the key for kid. An unknown kid (another instance may
+// have rotated) triggers a reload, at most one per second.
 func (r *KeyRing) publicKey(kid string) (ed25519.PublicKey, bool) {
 	r.mu.RLock()
 	k, ok := r.keys[kid]
-	stale := time.Since(r.lastReload) > time.Second
 	r.mu.RUnlock()
-	if ok || !stale {
-		return k, ok
+	if ok {
+		return k, true
+	}
+	r.mu.Lock()
+	reload := time.Since(r.lastMissAt) > time.Second
+	if reload {
+		r.lastMissAt = time.Now()
+	}
+	r.mu.Unlock()
+	if !reload {
+		return nil, false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

@@ -2,8 +2,6 @@ package clock
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -32,9 +30,8 @@ func TestVirtualClockAdvancesAndSharesOffset(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	base := NewFake(start)
 	shared := &memOffsets{}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	a := NewVirtual(base, shared, log, time.Hour)
-	b := NewVirtual(base, shared, log, time.Hour)
+	a := NewVirtual(base, shared)
+	b := NewVirtual(base, shared)
 	ctx := context.Background()
 
 	if _, err := a.Advance(ctx, 90*time.Minute); err != nil {
@@ -60,7 +57,7 @@ func TestVirtualClockAdvancesAndSharesOffset(t *testing.T) {
 
 func TestVirtualClockRejectsBadAdvance(t *testing.T) {
 	t.Parallel()
-	v := NewVirtual(Real{}, &memOffsets{}, slog.New(slog.NewTextHandler(io.Discard, nil)), time.Hour)
+	v := NewVirtual(Real{}, &memOffsets{})
 	for _, d := range []time.Duration{0, -time.Second, MaxAdvance + time.Second} {
 		if _, err := v.Advance(context.Background(), d); err == nil {
 			t.Errorf("Advance(%s) succeeded", d)
@@ -70,7 +67,7 @@ func TestVirtualClockRejectsBadAdvance(t *testing.T) {
 
 func TestVirtualClockNeverGoesBack(t *testing.T) {
 	t.Parallel()
-	v := NewVirtual(Real{}, &memOffsets{}, slog.New(slog.NewTextHandler(io.Discard, nil)), time.Hour)
+	v := NewVirtual(Real{}, &memOffsets{})
 	v.observe(time.Hour)
 	v.observe(time.Minute)
 	if v.Offset() != time.Hour {

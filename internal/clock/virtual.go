@@ -3,8 +3,6 @@ package clock
 import (
 	"context"
 	"fmt"
-	"log/slog"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -22,23 +20,19 @@ type OffsetStore interface {
 const MaxAdvance = 400 * 24 * time.Hour
 
 // Virtual is the sandbox clock: a base clock plus an offset that only grows.
-// The offset is read from the store at start, refreshed in the background
-// (so that an advance made by another instance is seen within the refresh
-// interval) and updated at once by Advance.
+// The offset is read from the store by Load (the app calls it periodically,
+// so that an advance made by another instance is seen within a second) and
+// updated at once by Advance.
 type Virtual struct {
-	base     Clock
-	store    OffsetStore
-	log      *slog.Logger
-	interval time.Duration
+	base   Clock
+	store  OffsetStore
 	offset   atomic.Int64
-
-	stop chan struct{}
-	done sync.WaitGroup
 }
 
-// NewVirtual returns a Virtual clock over base. Call Load before use.
-func NewVirtual(base Clock, store OffsetStore, log *slog.Logger, refresh time.Duration) *Virtual {
-	return &Virtual{base: base, store: store, log: log, interval: refresh}
+// NewVirtual returns a Virtual clock over base. Call Load before use, and
+// again periodically to see advances made by other instances.
+func NewVirtual(base Clock, store OffsetStore) *Virtual {
+	return &Virtual{base: base, store: store}
 }
 
 // Now returns base time plus the offset.
@@ -79,37 +73,5 @@ func (v *Virtual) observe(off time.Duration) {
 		if int64(off) <= cur || v.offset.CompareAndSwap(cur, int64(off)) {
 			return
 		}
-	}
-}
-
-// Start refreshes the offset from the store until Stop.
-func (v *Virtual) Start(ctx context.Context) {
-	v.stop = make(chan struct{})
-	v.done.Add(1)
-	go func() {
-		defer v.done.Done()
-		t := time.NewTicker(v.interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-v.stop:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if err := v.Load(ctx); err != nil && ctx.Err() == nil {
-					v.log.Warn("refresh sandbox clock", "err", err)
-				}
-			}
-		}
-	}()
-}
-
-// Stop ends the background refresh and waits for it.
-func (v *Virtual) Stop() {
-	if v.stop != nil {
-		close(v.stop)
-		v.done.Wait()
-		v.stop = nil
 	}
 }
