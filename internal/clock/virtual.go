@@ -26,7 +26,7 @@ const MaxAdvance = 400 * 24 * time.Hour
 type Virtual struct {
 	base   Clock
 	store  OffsetStore
-	offset   atomic.Int64
+	offset atomic.Int64
 }
 
 // NewVirtual returns a Virtual clock over base. Call Load before use, and
