@@ -59,13 +59,18 @@ func admin(ctx context.Context, noun string, args []string, stdout, stderr io.Wr
 	if err := parse(fs, args[1:]); err != nil {
 		return exitCode(err, stderr)
 	}
+	return withDatabase(ctx, cfg, stderr, run)
+}
+
+// withDatabase opens (and migrates) the database of cfg, runs fn and closes
+// it, and turns the outcome into an exit code.
+func withDatabase(ctx context.Context, cfg config.Config, stderr io.Writer, fn func(context.Context, *app.App) error) int {
 	a, err := app.Admin(ctx, cfg, newLogger(cfg, stderr))
-	if err != nil {
-		fmt.Fprintln(stderr, "bankrail:", err)
-		return 1
+	if err == nil {
+		err = fn(ctx, a)
+		a.Close()
 	}
-	defer a.Close()
-	if err := run(ctx, a); err != nil {
+	if err != nil {
 		fmt.Fprintln(stderr, "bankrail:", err)
 		return 1
 	}

@@ -22,14 +22,10 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := parse(fs, args); err != nil {
 		return exitCode(err, stderr)
 	}
-	a, err := app.Admin(ctx, cfg, newLogger(cfg, stderr))
-	if err != nil {
-		fmt.Fprintln(stderr, "bankrail:", err)
-		return 1
-	}
-	defer a.Close()
-	fmt.Fprintf(stdout, "database is up to date (%s)\n", cfg.DatabaseDescription())
-	return 0
+	return withDatabase(ctx, cfg, stderr, func(context.Context, *app.App) error {
+		fmt.Fprintf(stdout, "database is up to date (%s)\n", cfg.DatabaseDescription())
+		return nil
+	})
 }
 
 func version(stdout io.Writer) int {
