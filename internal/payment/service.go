@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -199,10 +200,10 @@ func (s *Service) ResolveShortLink(ctx context.Context, code string) (string, er
 // Get reads a payment that viewerCustomerID (or a customer above its owner)
 // may see; any other is RESOURCE_NOT_FOUND.
 func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Payment, error) {
-	if _, err := uuid.Parse(id); err != nil {
+	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
 		return Payment{}, errs.E(errs.MalformedPathParam, "The payment id %q is not a uuid.", id)
 	}
-	return s.store.GetPayment(ctx, viewerCustomerID, id)
+	return s.store.GetPayment(ctx, viewerCustomerID, strings.ToLower(id))
 }
 
 // List returns one page of payments visible to viewerCustomerID and the
