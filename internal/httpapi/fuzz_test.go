@@ -11,6 +11,11 @@ import (
 // FuzzCreatePayment sends arbitrary bodies, channels and idempotency keys
 // through the whole stack (decoder, validator, store on SQLite): no input
 // may panic or give a 500, and every answer must match the OpenAPI document.
+// The target has state (a database), so its coverage is not deterministic:
+// run it with a bounded minimisation, or each new input is minimised for a
+// minute:
+//
+//	go test -run='^$' -fuzz='^FuzzCreatePayment$' -fuzztime=60s -fuzzminimizetime=100x ./internal/httpapi
 func FuzzCreatePayment(f *testing.F) {
 	for _, b := range []map[string]any{euBody(), ukBody()} {
 		body, _ := json.Marshal(b)
