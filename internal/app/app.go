@@ -14,10 +14,12 @@ import (
 	"time"
 
 	"bankrail/internal/auth"
+	"bankrail/internal/bank"
 	"bankrail/internal/clock"
 	"bankrail/internal/config"
 	"bankrail/internal/httpapi"
 	"bankrail/internal/identity"
+	"bankrail/internal/payment"
 	"bankrail/internal/seed"
 	"bankrail/internal/store"
 	"bankrail/internal/worker"
@@ -39,6 +41,7 @@ type App struct {
 	virtual  *clock.Virtual
 	identity *identity.Service
 	auth     *auth.Service
+	payments *payment.Service
 	http     *httpapi.Server
 
 	workers  []backgroundWorker // started by Start, stopped in reverse order by Shutdown
@@ -129,10 +132,15 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
 		FailureWindow: a.cfg.LoginFailureWindow,
 	})
+	a.payments = payment.NewService(a.store, bank.Default(), a.clock, payment.Config{
+		PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount,
+		IdempotencyTTL: a.cfg.IdempotencyTTL, IdempotencyStrict: a.cfg.IdempotencyStrict,
+	})
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(),
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
+		Payments: a.payments,
 	})
 	return nil
 }
@@ -205,6 +213,9 @@ func (a *App) Store() *store.Store { return a.store }
 
 // Identity is the identity service (for administration commands).
 func (a *App) Identity() *identity.Service { return a.identity }
+
+// Payments is the payment service.
+func (a *App) Payments() *payment.Service { return a.payments }
 
 // Auth is the auth service.
 func (a *App) Auth() *auth.Service { return a.auth }

@@ -15,6 +15,17 @@ func (s *Server) routes() {
 	s.handle("POST /oauth", s.token, public)
 	s.handle("POST /legacy/oauth", s.token, public, legacy)
 
+	// Payments (Global API), the bank registry and the payer's short links.
+	if s.Payments != nil {
+		s.handle("POST /payments", s.createPayment, needs(identity.PaymentsWrite), versioned)
+		s.handle("GET /payments", s.listPayments, needs(identity.PaymentsRead))
+		s.handle("GET /payments/{id}", s.getPayment, needs(identity.PaymentsRead))
+		s.handle("GET /payments/{id}/name-match-score", s.nameMatchScore, needs(identity.PaymentsRead))
+		s.handle("GET /banks", s.listBanks, needs(identity.PaymentsRead))
+		s.handle("GET /banks/{id}", s.getBank, needs(identity.PaymentsRead))
+		s.handle("GET /c/{code}", s.followShortLink, public)
+	}
+
 	// Sandbox controls.
 	if s.Sandbox != nil {
 		s.handle("GET /sandbox/clock", s.sandboxClock, needs(identity.SandboxControl))

@@ -13,6 +13,7 @@ import (
 	"bankrail/internal/clock"
 	"bankrail/internal/config"
 	"bankrail/internal/identity"
+	"bankrail/internal/payment"
 )
 
 // Pinger reports whether the database answers.
@@ -33,6 +34,8 @@ type Deps struct {
 	Auth    *auth.Service
 	DB      Pinger
 	Sandbox *clock.Virtual // nil in production
+
+	Payments *payment.Service // Global API payments, banks and short links
 }
 
 // Server routes requests to handlers.

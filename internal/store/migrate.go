@@ -27,7 +27,9 @@ func (s *Store) Migrate(ctx context.Context) error {
 	var opts []goose.ProviderOption
 	if s.dialect == Postgres {
 		dialect = goose.DialectPostgres
-		locker, err := lock.NewPostgresSessionLocker()
+		// Probe the lock every second (the default is 5 s, which made
+		// concurrent starts, as in parallel tests, wait 5 s), for 5 minutes.
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
 		if err != nil {
 			return fmt.Errorf("create migration lock: %w", err)
 		}

@@ -177,3 +177,19 @@ func fromNullMicros(v sql.NullInt64) time.Time {
 	}
 	return fromMicros(v.Int64)
 }
+
+// readTx runs fn in a read-only transaction, so that several queries see
+// one snapshot (REPEATABLE READ on PostgreSQL; a WAL read transaction on
+// SQLite).
+func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if s.dialect == Postgres {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	tx, err := s.read.BeginTx(ctx, opts)
+	if err != nil {
+		return fmt.Errorf("begin read transaction: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	return fn(tx)
+}

@@ -1,0 +1,192 @@
+// Command bankrail-bench measures bankrail's payment endpoints beside a
+// reference measured in the same run on the same database. It starts
+// bankrail in-process on a loopback port (SQLite in a temporary directory, or
+// a fresh schema of --database-url), signs in, and drives, each for
+// --duration with --clients concurrent keep-alive clients:
+//
+//   - reference INSERT: a minimal handler doing one INSERT of an equivalent
+//     row in one transaction;
+//   - POST /payments;
+//   - reference SELECT: a minimal handler reading one such row by key;
+//   - GET /payments/{id}.
+//
+// It prints requests per second, p50 and p99 latency and the ratio of each
+// endpoint to its reference. Traffic goes to 127.0.0.1 only and every phase
+// stops by itself.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"runtime/pprof"
+	"time"
+
+	"bankrail/internal/app"
+	"bankrail/internal/config"
+	"bankrail/internal/seed"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bankrail-bench:", err)
+		os.Exit(1)
+	}
+}
+
+// options are the command-line flags.
+type options struct {
+	databaseURL string
+	clients     int
+	duration    time.Duration
+	idempotency bool
+	cpuProfile  string
+}
+
+func parseFlags() (options, error) {
+	var o options
+	flag.StringVar(&o.databaseURL, "database-url", "", "postgres://... to measure PostgreSQL (a fresh schema is created and dropped); empty for SQLite in a temporary directory")
+	flag.IntVar(&o.clients, "clients", 8, "concurrent clients")
+	flag.DurationVar(&o.duration, "duration", 5*time.Second, "how long each phase runs")
+	flag.BoolVar(&o.idempotency, "idempotency", false, "send a fresh Idempotency-Key with every POST /payments")
+	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
+	flag.Parse()
+	switch {
+	case o.clients < 1 || o.clients > 1024:
+		return o, errors.New("--clients must be from 1 to 1024")
+	case o.duration <= 0 || o.duration > 10*time.Minute:
+		return o, errors.New("--duration must be positive and at most 10m")
+	}
+	return o, nil
+}
+
+func run() error {
+	o, err := parseFlags()
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	cfg, cleanup, err := benchConfig(ctx, o.databaseURL)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	// Warnings only: the access log line of every request is not what is
+	// measured (the reference handler logs nothing either).
+	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	demo := seed.Demo()
+	a, err := app.New(ctx, cfg, log, app.Options{Seed: &demo})
+	if err != nil {
+		return fmt.Errorf("start bankrail: %w", err)
+	}
+	if err := a.Start(ctx); err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		_ = a.Shutdown(sctx)
+	}()
+	ref, err := startReference(ctx, a)
+	if err != nil {
+		return err
+	}
+	defer ref.Close()
+
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	b := newBench(o, "http://"+a.Addr(), "http://"+ref.Addr())
+	if err := b.login(); err != nil {
+		return err
+	}
+	engine := "SQLite"
+	if cfg.UsesPostgres() {
+		engine = "PostgreSQL"
+	}
+	fmt.Printf("bankrail-bench: %s, %d clients, %s per phase, idempotency keys %v\n\n", engine, o.clients, o.duration, o.idempotency)
+	fmt.Printf("%-22s %10s %10s %10s %8s %8s\n", "phase", "req/s", "p50", "p99", "errors", "ratio")
+	insert := b.phase("reference INSERT", b.refInsert)
+	insert.print(nil)
+	post := b.phase("POST /payments", b.postPayment)
+	post.print(&insert)
+	sel := b.phase("reference SELECT", b.refSelect)
+	sel.print(nil)
+	get := b.phase("GET /payments/{id}", b.getPayment)
+	get.print(&sel)
+	fmt.Printf("\nratios are req/s of the endpoint over its reference (latency ratios: p50 %.2fx and %.2fx)\n",
+		float64(post.p50)/float64(max(insert.p50, 1)), float64(get.p50)/float64(max(sel.p50, 1)))
+	return nil
+}
+
+// benchConfig is a sandbox on a loopback port with a fresh database.
+func benchConfig(ctx context.Context, databaseURL string) (config.Config, func(), error) {
+	cfg := config.Default()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.LogLevel = "warn"
+	dir, err := os.MkdirTemp("", "bankrail-bench-")
+	if err != nil {
+		return cfg, nil, err
+	}
+	cfg.DataDir = dir
+	cleanup := func() { _ = os.RemoveAll(dir) }
+	if databaseURL == "" {
+		return cfg, cleanup, nil
+	}
+	schemaURL, drop, err := freshSchema(ctx, databaseURL)
+	if err != nil {
+		cleanup()
+		return cfg, nil, err
+	}
+	cfg.DatabaseURL = schemaURL
+	return cfg, func() { drop(); cleanup() }, nil
+}
+
+// freshSchema creates a schema of its own in the database and returns a URL
+// that uses it, and a function that drops it.
+func freshSchema(ctx context.Context, databaseURL string) (string, func(), error) {
+	admin, err := sql.Open("pgx", databaseURL)
+	if err != nil {
+		return "", nil, err
+	}
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	schema := "bench_" + hex.EncodeToString(b)
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		admin.Close()
+		return "", nil, fmt.Errorf("create schema: %w", err)
+	}
+	u, err := url.Parse(databaseURL)
+	if err != nil {
+		admin.Close()
+		return "", nil, err
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	drop := func() {
+		_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+		admin.Close()
+	}
+	return u.String(), drop, nil
+}
+
+// loopback listens on a free loopback port.
+func loopback() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }

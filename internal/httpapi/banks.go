@@ -1,0 +1,45 @@
+package httpapi
+
+import (
+	"net/http"
+	"strings"
+
+	"bankrail/internal/bank"
+	"bankrail/internal/errs"
+	"bankrail/internal/iso"
+)
+
+// listBanks serves GET /banks?country=&paymentSystem=: the institutions a
+// payer can pay from, by country then name.
+func (s *Server) listBanks(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	f := bank.Filter{Country: strings.ToUpper(q.Get("country")), System: bank.PaymentSystem(q.Get("paymentSystem"))}
+	if f.Country != "" && !iso.IsCountry(f.Country) {
+		return errs.E(errs.InvalidQueryParam, "country %q is not an ISO 3166-1 alpha-2 code (e.g. DE, GB).", q.Get("country"))
+	}
+	if f.System != "" && !f.System.Valid() {
+		return errs.E(errs.InvalidQueryParam, "paymentSystem %q is not OPEN_BANKING_EU or OPEN_BANKING_UK.", f.System)
+	}
+	banks := s.Payments.Banks().List(f)
+	out := make([]bankView, 0, len(banks))
+	for _, b := range banks {
+		out = append(out, bankViewOf(b))
+	}
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// getBank serves GET /banks/{id}.
+func (s *Server) getBank(w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	if !isUUID(id) {
+		return errs.E(errs.MalformedPathParam, "The bank id %q is not a uuid.", id)
+	}
+	b, ok := s.Payments.Banks().Get(strings.ToLower(id))
+	if !ok {
+		return errs.NotFoundf("No bank with id %s.", id)
+	}
+	writeJSON(w, http.StatusOK, bankViewOf(b))
+	return nil
+}

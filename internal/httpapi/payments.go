@@ -1,0 +1,270 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"bankrail/internal/auth"
+	"bankrail/internal/errs"
+	"bankrail/internal/iso"
+	"bankrail/internal/payment"
+)
+
+// principal is the caller of an authenticated route.
+func principal(r *http.Request) auth.Principal {
+	p, _ := auth.PrincipalFrom(r.Context())
+	return p
+}
+
+// createPayment serves POST /payments: 201 with the Global payment record and
+// a Location header; a replay under the same Idempotency-Key answers the
+// stored status and body with Idempotent-Replayed: true.
+func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
+	channel, err := initiationChannel(r)
+	if err != nil {
+		return err
+	}
+	key, err := idempotencyKey(r)
+	if err != nil {
+		return err
+	}
+	var req payment.CreateRequest
+	if err := s.decodeJSON(w, r, &req); err != nil {
+		return err
+	}
+	who := principal(r)
+	resp, err := s.Payments.Create(r.Context(), payment.CreateInput{
+		Creator:        payment.Creator{CustomerID: who.CustomerID, ClientID: who.ClientID, UserID: who.UserID},
+		Channel:        channel,
+		IdempotencyKey: key,
+		Operation:      "POST /payments",
+		Request:        req,
+	}, s.renderCreated)
+	if err != nil {
+		return err
+	}
+	if resp.Replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+	}
+	w.Header().Set("Location", "/payments/"+resp.ResourceID)
+	writeJSONBytes(w, resp.Status, resp.Body)
+	return nil
+}
+
+// renderCreated is the answer to a new payment, kept for replays.
+func (s *Server) renderCreated(p payment.Payment) (payment.Response, error) {
+	body, err := encodeJSON(s.recordOf(p))
+	if err != nil {
+		return payment.Response{}, err
+	}
+	return payment.Response{Status: http.StatusCreated, Body: body, ResourceID: p.ID}, nil
+}
+
+// initiationChannel reads X-Service-Initiation-Channel: hosted or api.
+func initiationChannel(r *http.Request) (payment.Channel, error) {
+	v := strings.TrimSpace(r.Header.Get("X-Service-Initiation-Channel"))
+	switch payment.Channel(strings.ToLower(v)) {
+	case payment.ChannelHosted:
+		return payment.ChannelHosted, nil
+	case payment.ChannelAPI:
+		return payment.ChannelAPI, nil
+	}
+	if v == "" {
+		return "", errs.E(errs.MissingHeader, "X-Service-Initiation-Channel header is required: hosted or api.")
+	}
+	return "", errs.E(errs.InvalidHeader, "X-Service-Initiation-Channel %q is not supported: use hosted or api.", v)
+}
+
+// idempotencyKey reads the optional Idempotency-Key: 1 to 64 printable
+// characters.
+func idempotencyKey(r *http.Request) (string, error) {
+	values := r.Header.Values("Idempotency-Key")
+	if len(values) == 0 {
+		return "", nil
+	}
+	k := strings.TrimSpace(values[0])
+	switch {
+	case len(values) > 1:
+		return "", errs.E(errs.InvalidHeader, "Send one Idempotency-Key header, not %d.", len(values))
+	case k == "":
+		return "", errs.E(errs.InvalidHeader, "Idempotency-Key is empty; send up to %d characters (a uuid is recommended) or leave the header out.", payment.MaxIdempotencyKeyLength)
+	case len(k) > payment.MaxIdempotencyKeyLength:
+		return "", errs.E(errs.InvalidHeader, "Idempotency-Key must be at most %d characters long, got %d.", payment.MaxIdempotencyKeyLength, len(k))
+	}
+	for _, c := range k {
+		if c < 0x21 || c > 0x7e {
+			return "", errs.E(errs.InvalidHeader, "Idempotency-Key may hold only printable ASCII characters.")
+		}
+	}
+	return k, nil
+}
+
+// getPayment serves GET /payments/{id}: the details record.
+func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
+	p, err := s.Payments.Get(r.Context(), principal(r).CustomerID, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, s.detailsOf(p))
+	return nil
+}
+
+// listPayments serves GET /payments: details records, newest first, with the
+// paging headers page, limit, page-count and total-items.
+func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
+	f, err := parseListFilter(r)
+	if err != nil {
+		return err
+	}
+	items, total, err := s.Payments.List(r.Context(), principal(r).CustomerID, f)
+	if err != nil {
+		return err
+	}
+	out := make([]paymentDetails, 0, len(items))
+	for _, p := range items {
+		out = append(out, s.detailsOf(p))
+	}
+	h := w.Header()
+	h.Set("page", strconv.Itoa(f.Page))
+	h.Set("limit", strconv.Itoa(f.Limit))
+	h.Set("page-count", strconv.Itoa(int(math.Ceil(float64(total)/float64(f.Limit)))))
+	h.Set("total-items", strconv.Itoa(total))
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// parseListFilter reads the query of GET /payments.
+func parseListFilter(r *http.Request) (payment.ListFilter, error) {
+	q := r.URL.Query()
+	f := payment.ListFilter{Page: 1, Limit: payment.DefaultPageLimit, Currency: q.Get("currency"),
+		InternalReference: q.Get("internalReference"), PaymentReference: q.Get("paymentReference")}
+	var err error
+	if f.Page, err = intParam(q.Get("page"), "page", 1, 1, math.MaxInt32); err != nil {
+		return f, err
+	}
+	if f.Limit, err = intParam(q.Get("limit"), "limit", payment.DefaultPageLimit, 1, payment.MaxPageLimit); err != nil {
+		return f, err
+	}
+	if st := q.Get("status"); st != "" {
+		if f.Status = payment.Status(st); !f.Status.Valid() {
+			return f, errs.E(errs.InvalidQueryParam, "status %q is not a payment status (e.g. NEW_PAYMENT, COMPLETED).", st)
+		}
+	}
+	if f.Currency != "" {
+		if _, ok := iso.CurrencyOf(f.Currency); !ok {
+			return f, errs.E(errs.InvalidQueryParam, "currency %q is not an ISO 4217 currency code.", f.Currency)
+		}
+	}
+	if c := q.Get("customerId"); c != "" {
+		if !isUUID(c) {
+			return f, errs.E(errs.InvalidQueryParam, "customerId %q is not a uuid.", c)
+		}
+		f.CustomerID = c
+	}
+	if f.CreatedFrom, err = timeParam(q.Get("createdAt[gte]"), "createdAt[gte]"); err != nil {
+		return f, err
+	}
+	if f.CreatedTo, err = timeParam(q.Get("createdAt[lte]"), "createdAt[lte]"); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+// intParam parses an optional integer query parameter within [lo, hi].
+func intParam(v, name string, def, lo, hi int) (int, error) {
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, errs.E(errs.InvalidQueryParam, "%s must be an integer from %d to %d, got %q.", name, lo, hi, v)
+	}
+	return n, nil
+}
+
+// timeParam parses an optional ISO 8601 date-time query parameter.
+func timeParam(v, name string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return time.Time{}, errs.E(errs.InvalidQueryParam, "%s must be an ISO 8601 date-time such as 2026-06-01T09:00:00Z, got %q.", name, v)
+	}
+	return t, nil
+}
+
+// nameMatchScore serves GET /payments/{id}/name-match-score.
+func (s *Server) nameMatchScore(w http.ResponseWriter, r *http.Request) error {
+	allow := false
+	switch v := r.URL.Query().Get("allowInitials"); strings.ToLower(v) {
+	case "", "false":
+	case "true":
+		allow = true
+	default:
+		return errs.E(errs.InvalidQueryParam, "allowInitials must be true or false, got %q.", v)
+	}
+	m, err := s.Payments.NameMatchScore(r.Context(), principal(r).CustomerID, r.PathValue("id"), allow)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"invocationId": m.InvocationID, "score": m.Score})
+	return nil
+}
+
+// followShortLink serves GET /c/{code}: a redirect to the payer's full
+// checkout address.
+func (s *Server) followShortLink(w http.ResponseWriter, r *http.Request) error {
+	target, err := s.Payments.ResolveShortLink(r.Context(), r.PathValue("code"))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	http.Redirect(w, r, target, http.StatusFound)
+	return nil
+}
+
+// encodeJSON encodes v as writeJSON does.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode response: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// writeJSONBytes writes an already encoded JSON body.
+func writeJSONBytes(w http.ResponseWriter, status int, body []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// isUUID reports whether s is a uuid in its canonical 36-character form.
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
