@@ -18,6 +18,8 @@ import (
 	"bankrail/internal/config"
 	"bankrail/internal/httpapi"
 	"bankrail/internal/identity"
+	"bankrail/internal/notify"
+	"bankrail/internal/notify/dispatch"
 	"bankrail/internal/seed"
 	"bankrail/internal/store"
 )
@@ -27,6 +29,7 @@ type Options struct {
 	BaseClock  clock.Clock          // the wall clock by default
 	HashParams *identity.HashParams // argon2id cost; identity.DefaultHashParams by default
 	Seed       *seed.File           // applied instead of cfg.SeedFile when set
+	Dispatch   dispatch.Options     // notification delivery tuning (Guard and Metrics are set here)
 }
 
 // App is a configured bankrail instance.
@@ -39,6 +42,10 @@ type App struct {
 	identity *identity.Service
 	auth     *auth.Service
 	http     *httpapi.Server
+
+	notify      *notify.Service
+	dispatcher  *dispatch.Dispatcher
+	workersOnce sync.Once
 
 	server   *http.Server
 	listener net.Listener
@@ -104,10 +111,12 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	metrics := a.buildNotifications(opts)
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(),
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
+		Notifications: a.notify, Metrics: metrics,
 	})
 	return nil
 }
@@ -183,6 +192,7 @@ func (a *App) Start(ctx context.Context) error {
 	if a.virtual != nil {
 		a.virtual.Start(ctx)
 	}
+	a.StartWorkers(ctx)
 	a.serveErr = make(chan error, 1)
 	go func() {
 		err := a.server.Serve(ln)
@@ -217,6 +227,9 @@ func (a *App) Shutdown(ctx context.Context) error {
 			if e := a.server.Shutdown(ctx); e != nil {
 				err = errors.Join(err, fmt.Errorf("shut down http server: %w", e))
 			}
+		}
+		if a.dispatcher != nil {
+			a.dispatcher.Stop() // records finished attempts, releases the rest
 		}
 		if a.virtual != nil {
 			a.virtual.Stop()

@@ -15,6 +15,17 @@ func (s *Server) routes() {
 	s.handle("POST /oauth", s.token, public)
 	s.handle("POST /legacy/oauth", s.token, public, legacy)
 
+	// Notifications: the delivery log, redelivery and the test notification.
+	if s.Notifications != nil {
+		s.handle("GET /notifications", s.listNotifications, needs(identity.NotificationsRead))
+		s.handle("GET /notifications/{id}", s.getNotification, needs(identity.NotificationsRead))
+		s.handle("POST /notifications/{id}/redeliver", s.redeliverNotification, needs(identity.NotificationsWrite))
+		s.handle("POST /notifications/test", s.testNotification, needs(identity.NotificationsWrite))
+	}
+	if s.Metrics != nil {
+		s.handle("GET /metrics", s.metrics, public)
+	}
+
 	// Sandbox controls.
 	if s.Sandbox != nil {
 		s.handle("GET /sandbox/clock", s.sandboxClock, needs(identity.SandboxControl))

@@ -13,6 +13,7 @@ import (
 	"bankrail/internal/clock"
 	"bankrail/internal/config"
 	"bankrail/internal/identity"
+	"bankrail/internal/notify"
 )
 
 // Pinger reports whether the database answers.
@@ -33,6 +34,9 @@ type Deps struct {
 	Auth    *auth.Service
 	DB      Pinger
 	Sandbox *clock.Virtual // nil in production
+
+	Notifications *notify.Service // the delivery log and test notifications
+	Metrics       http.Handler    // Prometheus metrics at GET /metrics
 }
 
 // Server routes requests to handlers.

@@ -110,6 +110,7 @@ type Filter struct {
 
 // Page is one page of notifications, newest first.
 type Page struct {
-	Items      []Notification
-	TotalItems int
+	Items       []Notification
+	TotalItems  int
+	Page, Limit int // as used, defaults applied
 }

@@ -55,7 +55,9 @@ func (s *Service) List(ctx context.Context, viewer string, f Filter) (Page, erro
 	if f.Page < 1 || f.Limit < 1 || f.Limit > MaxLimit {
 		return Page{}, errs.E(errs.InvalidQueryParam, "page must be at least 1 and limit between 1 and %d.", MaxLimit)
 	}
-	return s.store.ListNotifications(ctx, viewer, f)
+	page, err := s.store.ListNotifications(ctx, viewer, f)
+	page.Page, page.Limit = f.Page, f.Limit
+	return page, err
 }
 
 // Get returns one notification with its attempts.

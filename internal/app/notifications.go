@@ -1,0 +1,37 @@
+package app
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"bankrail/internal/config"
+	"bankrail/internal/notify"
+	"bankrail/internal/notify/dispatch"
+)
+
+// buildNotifications creates the dispatcher and the notification service,
+// and returns the handler of GET /metrics. Each App has its own registry,
+// so that several instances in one test process do not collide.
+func (a *App) buildNotifications(opts Options) http.Handler {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	d := opts.Dispatch
+	d.Guard = a.cfg.Mode == config.Production
+	d.Metrics = dispatch.NewMetrics(reg, a.store.NotificationStats)
+	a.dispatcher = dispatch.New(a.store, a.clock, a.log.With("component", "notifications"), d)
+	a.notify = notify.NewService(a.store, a.dispatcher, a.clock)
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+}
+
+// StartWorkers starts the background workers (notification delivery) once.
+// Start calls it; tests that serve Handler themselves call it directly.
+func (a *App) StartWorkers(ctx context.Context) {
+	a.workersOnce.Do(func() { a.dispatcher.Start(ctx) })
+}
+
+// Dispatcher is the notification dispatcher (for tests).
+func (a *App) Dispatcher() *dispatch.Dispatcher { return a.dispatcher }
