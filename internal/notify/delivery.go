@@ -21,6 +21,18 @@ func (c Claim) Target() string {
 	return c.AppURL
 }
 
+// ClaimRequest asks for due notifications. Due times follow the service
+// clock (the sandbox clock moves retries forward); leases follow the wall
+// clock, because a lease only guards against a worker that died, and a
+// sandbox clock advance must not make an attempt in flight look abandoned.
+type ClaimRequest struct {
+	Due      time.Time     // service clock now: next_attempt_at <= Due
+	LeaseNow time.Time     // wall clock now: leases ending before it are free
+	Lease    time.Duration // how long the claim holds (wall time)
+	Limit    int
+	Skip     []string // applications the caller is busy with
+}
+
 // Outcome is the result of one attempt, to be recorded with the
 // notification's next state.
 type Outcome struct {

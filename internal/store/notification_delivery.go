@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -15,32 +14,32 @@ import (
 )
 
 // HasDueNotifications is a cheap read that tells whether a claim could find
-// work at now (it ignores pauses and ordering, so it may say yes in vain).
-func (s *Store) HasDueNotifications(ctx context.Context, now time.Time) (bool, error) {
+// work (it ignores pauses and ordering, so it may say yes in vain).
+func (s *Store) HasDueNotifications(ctx context.Context, r notify.ClaimRequest) (bool, error) {
 	var one int
 	err := s.read.QueryRowContext(ctx, `
 		SELECT 1 FROM notifications
-		WHERE status = 'PENDING' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $1) LIMIT 1`,
-		micros(now)).Scan(&one)
+		WHERE status = 'PENDING' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2) LIMIT 1`,
+		micros(r.Due), micros(r.LeaseNow)).Scan(&one)
 	if err == sql.ErrNoRows {
 		return false, nil
 	}
 	return err == nil, translate(err, "due notifications")
 }
 
-// ClaimNotifications leases up to limit due notifications until now+lease
-// and counts the attempt. Only the oldest PENDING notification of a payment
-// is claimable (order per payment), never one of a paused application, nor
-// one of the applications in skip (those the caller is busy with). Several
+// ClaimNotifications leases up to r.Limit due notifications until
+// r.LeaseNow+r.Lease and counts the attempt. Only the oldest PENDING
+// notification of a payment is claimable (order per payment), never one of a
+// paused application, nor one of the applications in r.Skip. Several
 // workers and instances may claim at once: on PostgreSQL the rows are locked
 // with SKIP LOCKED; on SQLite the single writer serializes claims.
-func (s *Store) ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int, skip []string) ([]notify.Claim, error) {
+func (s *Store) ClaimNotifications(ctx context.Context, r notify.ClaimRequest) ([]notify.Claim, error) {
 	leaseID := uuid.NewString()
-	args := []any{micros(now.Add(lease)), leaseID, micros(now), limit}
+	args := []any{micros(r.LeaseNow.Add(r.Lease)), leaseID, micros(r.Due), r.Limit, micros(r.LeaseNow)}
 	skipSQL := ""
-	if len(skip) > 0 {
-		ph := make([]string, len(skip))
-		for i, id := range skip {
+	if len(r.Skip) > 0 {
+		ph := make([]string, len(r.Skip))
+		for i, id := range r.Skip {
 			args = append(args, id)
 			ph[i] = fmt.Sprintf("$%d", len(args))
 		}
@@ -51,7 +50,7 @@ func (s *Store) ClaimNotifications(ctx context.Context, now time.Time, lease tim
 		WHERE id IN (
 			SELECT n.id FROM notifications n
 			WHERE n.status = 'PENDING' AND n.next_attempt_at <= $3
-				AND (n.locked_until IS NULL OR n.locked_until < $3)
+				AND (n.locked_until IS NULL OR n.locked_until < $5)
 				AND NOT EXISTS (SELECT 1 FROM notifications o
 					WHERE o.ordering_key = n.ordering_key AND o.seq < n.seq AND o.status = 'PENDING')
 				AND NOT EXISTS (SELECT 1 FROM notification_endpoints e
@@ -69,7 +68,7 @@ func (s *Store) ClaimNotifications(ctx context.Context, now time.Time, lease tim
 			rows.Close()
 			return nil, translate(err, "claim notifications")
 		}
-		claims = append(claims, notify.Claim{Notification: n, LeaseID: leaseID, ClaimedAt: now})
+		claims = append(claims, notify.Claim{Notification: n, LeaseID: leaseID, ClaimedAt: r.Due})
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {

@@ -64,7 +64,7 @@ func deliver(t *testing.T, s *store.Store, now time.Time, ok bool, claims ...not
 
 func claim(t *testing.T, s *store.Store, now time.Time) []notify.Claim {
 	t.Helper()
-	cs, err := s.ClaimNotifications(context.Background(), now, time.Minute, 100, nil)
+	cs, err := s.ClaimNotifications(context.Background(), notify.ClaimRequest{Due: now, LeaseNow: now, Lease: time.Minute, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestNotificationOutbox(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					for range 30 {
-						cs, err := s.ClaimNotifications(ctx, at, time.Minute, 3, nil)
+						cs, err := s.ClaimNotifications(ctx, notify.ClaimRequest{Due: at, LeaseNow: at, Lease: time.Minute, Limit: 3})
 						if err != nil {
 							t.Error(err)
 							return

@@ -19,8 +19,8 @@ import (
 
 // Store is the outbox as the dispatcher uses it (internal/store).
 type Store interface {
-	HasDueNotifications(ctx context.Context, now time.Time) (bool, error)
-	ClaimNotifications(ctx context.Context, now time.Time, lease time.Duration, limit int, skip []string) ([]notify.Claim, error)
+	HasDueNotifications(ctx context.Context, r notify.ClaimRequest) (bool, error)
+	ClaimNotifications(ctx context.Context, r notify.ClaimRequest) ([]notify.Claim, error)
 	CompleteDeliveries(ctx context.Context, outcomes []notify.Outcome) ([]string, error)
 	ReleaseNotifications(ctx context.Context, claims []notify.Claim) error
 	RecordTestNotification(ctx context.Context, n notify.Notification, a notify.Attempt, now time.Time) (bool, error)
@@ -33,7 +33,8 @@ type Options struct {
 	Concurrency    int           // deliveries in flight in this process (default 64)
 	PerApplication int           // of which at most this many for one application (default 8)
 	Poll           time.Duration // wall-time interval between looks at the outbox (default 100 ms)
-	Lease          time.Duration // clock time a claim is held before another worker may retry it (default 60 s)
+	Lease          time.Duration // wall time a claim is held before another worker may retry it (default 60 s)
+	Wall           clock.Clock   // the wall clock of leases (default clock.Real)
 	Timeout        time.Duration // receiver's time to answer (default notify.Timeout, 10 s)
 	Guard          bool          // production: refuse internal addresses in the dialer
 	Metrics        *Metrics      // nil: none
@@ -54,6 +55,9 @@ func (o *Options) defaults() {
 	}
 	if o.Lease <= o.Timeout {
 		o.Lease = 6 * o.Timeout
+	}
+	if o.Wall == nil {
+		o.Wall = clock.Real{}
 	}
 }
 
@@ -161,17 +165,17 @@ func (d *Dispatcher) loop(ctx context.Context) {
 
 // fill claims as many due notifications as there are free slots.
 func (d *Dispatcher) fill(ctx context.Context) {
-	now := d.clock.Now()
-	if due, err := d.store.HasDueNotifications(ctx, now); err != nil || !due {
+	req := notify.ClaimRequest{Due: d.clock.Now(), LeaseNow: d.opts.Wall.Now(), Lease: d.opts.Lease}
+	if due, err := d.store.HasDueNotifications(ctx, req); err != nil || !due {
 		d.logErr(ctx, "look for due notifications", err)
 		return
 	}
 	for {
-		free, skip := d.capacity()
-		if free == 0 {
+		req.Limit, req.Skip = d.capacity()
+		if req.Limit == 0 {
 			return
 		}
-		claims, err := d.store.ClaimNotifications(ctx, now, d.opts.Lease, free, skip)
+		claims, err := d.store.ClaimNotifications(ctx, req)
 		if err != nil {
 			d.logErr(ctx, "claim notifications", err)
 			return
@@ -179,7 +183,7 @@ func (d *Dispatcher) fill(ctx context.Context) {
 		for _, c := range claims {
 			d.begin(ctx, c)
 		}
-		if len(claims) < free {
+		if len(claims) < req.Limit {
 			return
 		}
 	}
