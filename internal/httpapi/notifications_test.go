@@ -260,6 +260,10 @@ func TestNotificationOrderPauseAndResume(t *testing.T) {
 			t.Fatalf("the failed first notification was not retried before the next: %v", seen)
 		}
 
+		apptest.Eventually(t, "all eight recorded as delivered", func() bool {
+			return env.Do(t, apptest.Request{Method: "GET", Path: "/notifications?status=DELIVERED", Token: token}).Header.Get("total-items") == "8"
+		})
+
 		// Six consecutive failures pause the application.
 		rc.Status(http.StatusBadGateway)
 		before := len(rc.Got())

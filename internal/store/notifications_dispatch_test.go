@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"bankrail/internal/clock"
-	"bankrail/internal/dbtest"
 	"bankrail/internal/identity"
 	"bankrail/internal/notify"
 	"bankrail/internal/notify/dispatch"
+	"bankrail/internal/store"
 	"bankrail/notification"
 )
 
@@ -23,10 +23,7 @@ import (
 // receiver: a notification written in a transaction that rolls back is never
 // sent; one whose transaction commits is, signed.
 func TestRolledBackChangeSendsNothing(t *testing.T) {
-	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
-		s := open(t, db)
-		notifyFixture(t, s)
+	eachNotifyStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		var mu sync.Mutex
 		var got []string
@@ -76,10 +73,7 @@ func TestRolledBackChangeSendsNothing(t *testing.T) {
 // receiver is slow gives the notification back at once, without counting an
 // attempt, so another instance delivers it without waiting for the lease.
 func TestStopReleasesAttemptsInFlight(t *testing.T) {
-	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
-		s := open(t, db)
-		notifyFixture(t, s)
+	eachNotifyStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		entered := make(chan struct{}, 1)
 		release := make(chan struct{})

@@ -37,6 +37,18 @@ func notifyFixture(t *testing.T, s *store.Store) {
 	}
 }
 
+// eachNotifyStore runs fn in parallel with other tests, once per engine,
+// on a migrated store holding the notification fixture.
+func eachNotifyStore(t *testing.T, fn func(t *testing.T, s *store.Store)) {
+	t.Helper()
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+		s := open(t, db)
+		notifyFixture(t, s)
+		fn(t, s)
+	})
+}
+
 func msg(payment, body string) notify.Message {
 	return notify.Message{CustomerID: nChild, ClientID: "n-client", PaymentID: payment, Body: []byte(body)}
 }
@@ -80,10 +92,7 @@ func payments(cs []notify.Claim) map[string]string {
 }
 
 func TestNotificationOutbox(t *testing.T) {
-	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
-		s := open(t, db)
-		notifyFixture(t, s)
+	eachNotifyStore(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		now := t0
 
