@@ -121,37 +121,37 @@ func (s *Store) attachApplications(ctx context.Context, claims []notify.Claim) e
 
 // CompleteDeliveries records the outcomes of attempts in one transaction:
 // each attempt, the notification's next state (only while the worker still
-// holds its lease), and the application's consecutive failures. It returns
-// the applications that these failures paused.
+// holds its lease), and the application's consecutive failures, in the
+// order of outcomes. It returns the applications that these failures
+// paused. Statements are batched: a few per call, not a few per outcome.
 func (s *Store) CompleteDeliveries(ctx context.Context, outcomes []notify.Outcome) ([]string, error) {
 	var paused []string
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		paused = paused[:0]
-		for _, o := range outcomes {
-			if err := insertAttempt(ctx, tx, o.Attempt); err != nil {
+		for chunk := range slices.Chunk(outcomes, 200) {
+			attempts := make([]notify.Attempt, len(chunk))
+			for i, o := range chunk {
+				attempts[i] = o.Attempt
+			}
+			if err := insertAttempts(ctx, tx, attempts); err != nil {
 				return err
 			}
-			var delivered sql.NullInt64
-			if o.Status == notify.Delivered {
-				delivered = nullMicros(o.At)
+			if err := settleNotifications(ctx, tx, chunk); err != nil {
+				return err
 			}
-			next := o.NextAttemptAt
-			if next.IsZero() {
-				next = o.At
-			}
-			if _, err := tx.ExecContext(ctx, `
-				UPDATE notifications SET status = $3, next_attempt_at = $4, delivered_at = $5, last_error = $6,
-					locked_until = NULL, lease_id = NULL
-				WHERE id = $1 AND lease_id = $2`,
-				o.NotificationID, o.LeaseID, string(o.Status), micros(next), delivered, o.Attempt.Error); err != nil {
-				return translate(err, "notification "+o.NotificationID)
-			}
+		}
+		cleared := map[string]bool{} // applications whose failures are already zero
+		for _, o := range outcomes {
 			if o.Attempt.Success {
-				if err := s.recordEndpointSuccess(ctx, tx, o.ApplicationID, o.At); err != nil {
-					return err
+				if !cleared[o.ApplicationID] {
+					if err := s.recordEndpointSuccess(ctx, tx, o.ApplicationID, o.At); err != nil {
+						return err
+					}
+					cleared[o.ApplicationID] = true
 				}
 				continue
 			}
+			cleared[o.ApplicationID] = false
 			pausedNow, err := s.recordEndpointFailure(ctx, tx, o.ApplicationID, o.At)
 			if err != nil {
 				return err
@@ -164,6 +164,33 @@ func (s *Store) CompleteDeliveries(ctx context.Context, outcomes []notify.Outcom
 		return nil
 	})
 	return paused, err
+}
+
+// settleNotifications moves each notification to its outcome's state in
+// one statement, where the lease is still the worker's.
+func settleNotifications(ctx context.Context, tx *sql.Tx, outcomes []notify.Outcome) error {
+	rows := make([]string, len(outcomes))
+	args := make([]any, 0, 6*len(outcomes))
+	for i, o := range outcomes {
+		var delivered sql.NullInt64
+		if o.Status == notify.Delivered {
+			delivered = nullMicros(o.At)
+		}
+		next := o.NextAttemptAt
+		if next.IsZero() {
+			next = o.At
+		}
+		n := len(args)
+		rows[i] = fmt.Sprintf(`SELECT CAST($%d AS TEXT) AS id, CAST($%d AS TEXT) AS lease, CAST($%d AS TEXT) AS status,
+			CAST($%d AS BIGINT) AS next, CAST($%d AS BIGINT) AS delivered, CAST($%d AS TEXT) AS err`, n+1, n+2, n+3, n+4, n+5, n+6)
+		args = append(args, o.NotificationID, o.LeaseID, string(o.Status), micros(next), delivered, o.Attempt.Error)
+	}
+	_, err := tx.ExecContext(ctx, `
+		UPDATE notifications SET status = v.status, next_attempt_at = v.next, delivered_at = v.delivered,
+			last_error = v.err, locked_until = NULL, lease_id = NULL
+		FROM (`+strings.Join(rows, " UNION ALL ")+`) AS v
+		WHERE notifications.id = v.id AND notifications.lease_id = v.lease`, args...)
+	return translate(err, "settle notifications")
 }
 
 // ReleaseNotifications gives back leases without an attempt (the worker
@@ -184,24 +211,38 @@ func (s *Store) ReleaseNotifications(ctx context.Context, claims []notify.Claim)
 
 // insertAttempt records one delivery attempt.
 func insertAttempt(ctx context.Context, tx *sql.Tx, a notify.Attempt) error {
-	headers, err := json.Marshal(a.RequestHeaders)
-	if err != nil {
-		return fmt.Errorf("encode attempt headers: %w", err)
+	return insertAttempts(ctx, tx, []notify.Attempt{a})
+}
+
+// insertAttempts records delivery attempts in one statement.
+func insertAttempts(ctx context.Context, tx *sql.Tx, attempts []notify.Attempt) error {
+	rows := make([]string, len(attempts))
+	args := make([]any, 0, 12*len(attempts))
+	for i, a := range attempts {
+		headers, err := json.Marshal(a.RequestHeaders)
+		if err != nil {
+			return fmt.Errorf("encode attempt headers: %w", err)
+		}
+		if a.ID == "" {
+			a.ID = uuid.Must(uuid.NewV7()).String()
+		}
+		success := 0
+		if a.Success {
+			success = 1
+		}
+		ph := make([]string, 12)
+		for j := range ph {
+			ph[j] = fmt.Sprintf("$%d", len(args)+j+1)
+		}
+		rows[i] = "(" + strings.Join(ph, ", ") + ")"
+		args = append(args, a.ID, a.NotificationID, a.Number, micros(a.At), a.URL, string(headers), string(a.RequestBody),
+			a.ResponseStatus, a.ResponseBody, a.Latency.Microseconds(), a.Error, success)
 	}
-	if a.ID == "" {
-		a.ID = uuid.Must(uuid.NewV7()).String()
-	}
-	success := 0
-	if a.Success {
-		success = 1
-	}
-	_, err = tx.ExecContext(ctx, `
+	_, err := tx.ExecContext(ctx, `
 		INSERT INTO notification_attempts (id, notification_id, number, started_at, url, request_headers, request_body,
 			response_status, response_body, latency_us, error, success)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-		a.ID, a.NotificationID, a.Number, micros(a.At), a.URL, string(headers), string(a.RequestBody),
-		a.ResponseStatus, a.ResponseBody, a.Latency.Microseconds(), a.Error, success)
-	return translate(err, "notification attempt")
+		VALUES `+strings.Join(rows, ", "), args...)
+	return translate(err, "notification attempts")
 }
 
 // NotificationStats counts the PENDING notifications and the paused
