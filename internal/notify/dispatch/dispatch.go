@@ -189,8 +189,9 @@ func (d *Dispatcher) fill(ctx context.Context) {
 	}
 }
 
-// capacity returns the free delivery slots and the applications at their
-// own limit.
+// capacity returns how many notifications the next claim may take and the
+// applications at their own limit. One claim takes at most PerApplication,
+// so that a backlog of one application cannot fill every slot at once.
 func (d *Dispatcher) capacity() (int, []string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -200,7 +201,7 @@ func (d *Dispatcher) capacity() (int, []string) {
 			skip = append(skip, app)
 		}
 	}
-	return d.opts.Concurrency - d.inflight, skip
+	return min(d.opts.Concurrency-d.inflight, d.opts.PerApplication), skip
 }
 
 // begin delivers one claim in its own goroutine.
