@@ -199,6 +199,29 @@ func TestNotificationDelivery(t *testing.T) {
 			})
 		})
 
+		t.Run("POST /sandbox/clock/advance makes a retry due", func(t *testing.T) {
+			rc := apptest.NewReceiver(t)
+			rc.Respond(func(_ apptest.Received, n int) int {
+				if n == 1 {
+					return http.StatusInternalServerError
+				}
+				return http.StatusOK
+			})
+			env.SetNotificationURL(t, apptest.Merchant, rc.URL)
+			id := emit(t, env, "pay-sandbox-clock", 3)
+			rc.WaitFor(t, 1)
+			apptest.Eventually(t, "the failure recorded", func() bool {
+				return getNotification(t, env, token, id).NextAttemptAt != nil &&
+					getNotification(t, env, token, id).LastError != ""
+			})
+			resp := env.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/clock/advance", Token: token, Body: map[string]int{"seconds": 5}})
+			if resp.Status != http.StatusOK {
+				t.Fatalf("advance: %d %s", resp.Status, resp.Body)
+			}
+			rc.WaitFor(t, 2)
+			apptest.Eventually(t, "DELIVERED", func() bool { return getNotification(t, env, token, id).Status == "DELIVERED" })
+		})
+
 		t.Run("redirects are failures", func(t *testing.T) {
 			rc := apptest.NewReceiver(t)
 			rc.Status(http.StatusFound)
