@@ -19,6 +19,8 @@ import (
 	"bankrail/internal/config"
 	"bankrail/internal/httpapi"
 	"bankrail/internal/identity"
+	"bankrail/internal/notify"
+	"bankrail/internal/notify/dispatch"
 	"bankrail/internal/payment"
 	"bankrail/internal/seed"
 	"bankrail/internal/store"
@@ -30,6 +32,7 @@ type Options struct {
 	BaseClock  clock.Clock          // the wall clock by default
 	HashParams *identity.HashParams // argon2id cost; identity.DefaultHashParams by default
 	Seed       *seed.File           // applied instead of cfg.SeedFile when set
+	Dispatch   dispatch.Options     // notification delivery tuning (Guard and Metrics are set here)
 }
 
 // App is a configured bankrail instance.
@@ -44,7 +47,11 @@ type App struct {
 	payments *payment.Service
 	http     *httpapi.Server
 
-	workers  []backgroundWorker // started by Start, stopped in reverse order by Shutdown
+	workers     []backgroundWorker // started by Start, stopped in reverse order by Shutdown
+	notify      *notify.Service
+	dispatcher  *dispatch.Dispatcher
+	workersOnce sync.Once
+
 	server   *http.Server
 	listener net.Listener
 	serveErr chan error
@@ -136,11 +143,13 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount,
 		IdempotencyTTL: a.cfg.IdempotencyTTL, IdempotencyStrict: a.cfg.IdempotencyStrict,
 	})
+	metrics := a.buildNotifications(opts)
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(),
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
-		Payments: a.payments,
+		Payments:      a.payments,
+		Notifications: a.notify, Metrics: metrics,
 	})
 	return nil
 }
@@ -236,9 +245,7 @@ func (a *App) Start(ctx context.Context) error {
 		IdleTimeout:       a.cfg.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
 	}
-	for _, w := range a.workers {
-		w.Start(ctx)
-	}
+	a.StartWorkers(ctx)
 	a.serveErr = make(chan error, 1)
 	go func() {
 		err := a.server.Serve(ln)
@@ -249,6 +256,17 @@ func (a *App) Start(ctx context.Context) error {
 	}()
 	a.log.Info("listening", "addr", "http://"+ln.Addr().String(), "public_url", a.cfg.PublicURL, "mode", a.cfg.Mode)
 	return nil
+}
+
+// StartWorkers starts the background workers once (sandbox clock and key
+// refresh, notification delivery). Start calls it; tests that serve Handler
+// themselves call it directly.
+func (a *App) StartWorkers(ctx context.Context) {
+	a.workersOnce.Do(func() {
+		for _, w := range a.workers {
+			w.Start(ctx)
+		}
+	})
 }
 
 // Addr is the address the server listens on (after Start).

@@ -108,6 +108,7 @@ func NewOn(t testing.TB, db dbtest.DB, opts ...Option) *Env {
 		t.Fatalf("start bankrail: %v", err)
 	}
 	srv := httptest.NewServer(a.Handler())
+	a.StartWorkers(context.Background())
 	t.Cleanup(func() {
 		srv.Close()
 		_ = a.Close()

@@ -123,7 +123,7 @@ func (s *Server) withRecovery(next http.Handler) http.Handler {
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
-		s.mux.ServeHTTP(w, r) // (not h: only the mux sets the path values, r.PathValue)
+		s.mux.ServeHTTP(w, r) // not h.ServeHTTP: only the mux sets r.PathValue
 		return
 	}
 	probe := &headerProbe{header: http.Header{}}

@@ -25,6 +25,16 @@ func (s *Server) routes() {
 		s.handle("GET /banks/{id}", s.getBank, needs(identity.PaymentsRead))
 		s.handle("GET /c/{code}", s.followShortLink, public)
 	}
+	// Notifications: the delivery log, redelivery and the test notification.
+	if s.Notifications != nil {
+		s.handle("GET /notifications", s.listNotifications, needs(identity.NotificationsRead))
+		s.handle("GET /notifications/{id}", s.getNotification, needs(identity.NotificationsRead))
+		s.handle("POST /notifications/{id}/redeliver", s.redeliverNotification, needs(identity.NotificationsWrite))
+		s.handle("POST /notifications/test", s.testNotification, needs(identity.NotificationsWrite))
+	}
+	if s.Metrics != nil {
+		s.handle("GET /metrics", s.metrics, public)
+	}
 
 	// Sandbox controls.
 	if s.Sandbox != nil {

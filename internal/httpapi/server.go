@@ -14,6 +14,7 @@ import (
 	"bankrail/internal/config"
 	"bankrail/internal/identity"
 	"bankrail/internal/payment"
+	"bankrail/internal/notify"
 )
 
 // Pinger reports whether the database answers.
@@ -36,6 +37,8 @@ type Deps struct {
 	Sandbox *clock.Virtual // nil in production
 
 	Payments *payment.Service // Global API payments, banks and short links
+	Notifications *notify.Service // the delivery log and test notifications
+	Metrics       http.Handler    // Prometheus metrics at GET /metrics
 }
 
 // Server routes requests to handlers.

@@ -54,11 +54,6 @@ func (s *Store) CreatePayment(ctx context.Context, p payment.Payment, done *paym
 const paymentColumns = `p.id, p.customer_id, p.client_id, p.user_id, p.channel, p.status, p.unique_reference,
 	p.short_code, p.checkout_token, p.request, p.status_history, p.sender, p.created_at, p.updated_at`
 
-// visibleTo restricts p to the payments of customer $N and its descendants.
-func visibleTo(n int) string {
-	return fmt.Sprintf(`EXISTS (SELECT 1 FROM customer_tree t WHERE t.ancestor_id = $%d AND t.descendant_id = p.customer_id)`, n)
-}
-
 func scanPayment(row interface{ Scan(...any) error }) (payment.Payment, error) {
 	var p payment.Payment
 	var channel, status, req, hist string
@@ -89,7 +84,7 @@ func scanPayment(row interface{ Scan(...any) error }) (payment.Payment, error) {
 // Another customer's payment is RESOURCE_NOT_FOUND, as a missing one.
 func (s *Store) GetPayment(ctx context.Context, viewerCustomerID, id string) (payment.Payment, error) {
 	p, err := scanPayment(s.read.QueryRowContext(ctx,
-		`SELECT `+paymentColumns+` FROM payments p WHERE p.id = $1 AND `+visibleTo(2), id, viewerCustomerID))
+		`SELECT `+paymentColumns+` FROM payments p WHERE p.id = $1 AND `+visibleTo("p.customer_id", 2), id, viewerCustomerID))
 	return p, translate(err, "payment "+id)
 }
 
@@ -137,7 +132,7 @@ func (s *Store) ListPayments(ctx context.Context, viewerCustomerID string, f pay
 // listConditions builds the WHERE clause of a list and its arguments.
 func listConditions(viewer string, f payment.ListFilter) (string, []any) {
 	args := []any{viewer}
-	conds := []string{visibleTo(1)}
+	conds := []string{visibleTo("p.customer_id", 1)}
 	add := func(cond string, v any) {
 		args = append(args, v)
 		conds = append(conds, fmt.Sprintf(cond, len(args)))

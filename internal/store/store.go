@@ -14,6 +14,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
@@ -42,6 +44,9 @@ type Store struct {
 	write   *sql.DB // on SQLite a single connection: one writer, no SQLITE_BUSY
 	read    *sql.DB // on SQLite a pool of read connections; on PostgreSQL the same pool as write
 	log     *slog.Logger
+
+	afterCommit sync.Map               // *sql.Tx -> func(): run once the transaction commits
+	queued      atomic.Pointer[func()] // told when committed notifications are due (see notifications.go)
 }
 
 // Open connects to the database described by opts. It does not migrate.
@@ -131,13 +136,23 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
+		s.afterCommit.Delete(tx)
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	err = tx.Commit()
+	hook, _ := s.afterCommit.LoadAndDelete(tx)
+	if err != nil {
 		return fmt.Errorf("commit: %w", err)
+	}
+	if hook != nil {
+		hook.(func())()
 	}
 	return nil
 }
+
+// onCommit runs fn after tx commits (not if it rolls back). Only for
+// transactions of inTx.
+func (s *Store) onCommit(tx *sql.Tx, fn func()) { s.afterCommit.Store(tx, fn) }
 
 // forUpdate is the row-lock suffix of a SELECT inside a transaction. SQLite
 // needs none: a write transaction (txlock=immediate) already excludes others.
@@ -154,6 +169,12 @@ func (s *Store) skipLocked() string {
 		return " FOR UPDATE SKIP LOCKED"
 	}
 	return ""
+}
+
+// visibleTo is the condition that column names a customer the viewer may
+// see: the viewer (placeholder $n) itself or a customer below it.
+func visibleTo(column string, n int) string {
+	return fmt.Sprintf(`%s IN (SELECT descendant_id FROM customer_tree WHERE ancestor_id = $%d)`, column, n)
 }
 
 // micros converts a time to the stored form: Unix microseconds.

@@ -1,0 +1,31 @@
+package app
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"bankrail/internal/config"
+	"bankrail/internal/notify"
+	"bankrail/internal/notify/dispatch"
+)
+
+// buildNotifications creates the dispatcher and the notification service,
+// and returns the handler of GET /metrics. Each App has its own registry,
+// so that several instances in one test process do not collide.
+func (a *App) buildNotifications(opts Options) http.Handler {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	d := opts.Dispatch
+	d.Guard = a.cfg.Mode == config.Production
+	d.Metrics = dispatch.NewMetrics(reg, a.store.NotificationStats)
+	a.dispatcher = dispatch.New(a.store, a.clock, a.log.With("component", "notifications"), d)
+	a.notify = notify.NewService(a.store, a.dispatcher, a.clock)
+	a.workers = append(a.workers, a.dispatcher)
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+}
+
+// Dispatcher is the notification dispatcher (for tests).
+func (a *App) Dispatcher() *dispatch.Dispatcher { return a.dispatcher }

@@ -1,0 +1,288 @@
+// Package dispatch delivers the notification outbox: background workers
+// claim due notifications with a lease, POST them signed to the receiver
+// (10 s timeout, no redirects), record every attempt, and follow the retry
+// schedule and the pause rule of package notify. Several instances may run
+// it on one database. It also sends test notifications synchronously.
+package dispatch
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"bankrail/internal/clock"
+	"bankrail/internal/identity"
+	"bankrail/internal/notify"
+)
+
+// Store is the outbox as the dispatcher uses it (internal/store).
+type Store interface {
+	HasDueNotifications(ctx context.Context, r notify.ClaimRequest) (bool, error)
+	ClaimNotifications(ctx context.Context, r notify.ClaimRequest) ([]notify.Claim, error)
+	CompleteDeliveries(ctx context.Context, outcomes []notify.Outcome) ([]string, error)
+	ReleaseNotifications(ctx context.Context, claims []notify.Claim) error
+	RecordTestNotification(ctx context.Context, n notify.Notification, a notify.Attempt, now time.Time) (bool, error)
+	GetApplicationByClientID(ctx context.Context, clientID string) (identity.Application, error)
+	OnNotificationsDue(fn func())
+}
+
+// Options tune the dispatcher; zero values take the defaults.
+type Options struct {
+	Concurrency    int           // deliveries in flight in this process (default 64)
+	PerApplication int           // of which at most this many for one application (default 8)
+	Poll           time.Duration // wall-time interval between looks at the outbox (default 100 ms)
+	Lease          time.Duration // wall time a claim is held before another worker may retry it (default 60 s)
+	Wall           clock.Clock   // the wall clock of leases (default clock.Real)
+	Timeout        time.Duration // receiver's time to answer (default notify.Timeout, 10 s)
+	Guard          bool          // production: refuse internal addresses in the dialer
+	Metrics        *Metrics      // nil: none
+}
+
+func (o *Options) defaults() {
+	if o.Concurrency <= 0 {
+		o.Concurrency = 64
+	}
+	if o.PerApplication <= 0 {
+		o.PerApplication = 8
+	}
+	if o.Poll <= 0 {
+		o.Poll = 100 * time.Millisecond
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = notify.Timeout
+	}
+	if o.Lease <= o.Timeout {
+		o.Lease = 6 * o.Timeout
+	}
+	if o.Wall == nil {
+		o.Wall = clock.Real{}
+	}
+}
+
+// Dispatcher delivers notifications in the background. Start it once; Stop
+// it before closing the store.
+type Dispatcher struct {
+	store   Store
+	clock   clock.Clock
+	log     *slog.Logger
+	opts    Options
+	client  *http.Client
+	metrics *Metrics
+
+	wake    chan struct{}
+	results chan result
+
+	mu       sync.Mutex
+	inflight int
+	perApp   map[string]int
+
+	stop      chan struct{}
+	cancel    context.CancelFunc
+	loopDone  sync.WaitGroup
+	sending   sync.WaitGroup
+	completer sync.WaitGroup
+	aborted   []notify.Claim
+}
+
+// result is one finished attempt, or a claim given back on shutdown.
+type result struct {
+	claim   notify.Claim
+	outcome notify.Outcome
+	aborted bool
+}
+
+// New returns a dispatcher; nothing runs until Start.
+func New(store Store, clk clock.Clock, log *slog.Logger, opts Options) *Dispatcher {
+	opts.defaults()
+	d := &Dispatcher{store: store, clock: clk, log: log, opts: opts, metrics: opts.Metrics,
+		client: newClient(opts.Guard, opts.Concurrency), wake: make(chan struct{}, 1),
+		results: make(chan result, opts.Concurrency), perApp: map[string]int{}}
+	store.OnNotificationsDue(d.Wake)
+	return d
+}
+
+// Wake makes the dispatcher look at the outbox now (never blocks).
+func (d *Dispatcher) Wake() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Start runs the workers until Stop or until ctx ends.
+func (d *Dispatcher) Start(ctx context.Context) {
+	ctx, d.cancel = context.WithCancel(ctx)
+	d.stop = make(chan struct{})
+	d.completer.Add(1)
+	go d.complete()
+	d.loopDone.Add(1)
+	go d.loop(ctx)
+}
+
+// Stop stops claiming, cancels the attempts in flight (their notifications
+// are released for another worker, not counted as failures), records the
+// attempts that finished, and returns when all is written.
+func (d *Dispatcher) Stop() {
+	if d.stop == nil {
+		return
+	}
+	close(d.stop)
+	d.loopDone.Wait()
+	d.cancel()
+	d.sending.Wait()
+	close(d.results)
+	d.completer.Wait()
+	if len(d.aborted) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := d.store.ReleaseNotifications(ctx, d.aborted); err != nil {
+			d.log.Warn("release notifications on shutdown", "count", len(d.aborted), "err", err)
+		}
+	}
+	d.stop = nil
+}
+
+// loop claims due notifications whenever woken, at every poll, and when a
+// delivery slot frees up.
+func (d *Dispatcher) loop(ctx context.Context) {
+	defer d.loopDone.Done()
+	tick := time.NewTicker(d.opts.Poll)
+	defer tick.Stop()
+	for {
+		d.fill(ctx)
+		select {
+		case <-d.stop:
+			return
+		case <-ctx.Done():
+			return
+		case <-d.wake:
+		case <-tick.C:
+		}
+	}
+}
+
+// fill claims as many due notifications as there are free slots.
+func (d *Dispatcher) fill(ctx context.Context) {
+	req := notify.ClaimRequest{Due: d.clock.Now(), LeaseNow: d.opts.Wall.Now(), Lease: d.opts.Lease}
+	if due, err := d.store.HasDueNotifications(ctx, req); err != nil || !due {
+		d.logErr(ctx, "look for due notifications", err)
+		return
+	}
+	for {
+		req.Limit, req.Skip = d.capacity()
+		if req.Limit == 0 {
+			return
+		}
+		claims, err := d.store.ClaimNotifications(ctx, req)
+		if err != nil {
+			d.logErr(ctx, "claim notifications", err)
+			return
+		}
+		for _, c := range claims {
+			d.begin(ctx, c)
+		}
+		if len(claims) < req.Limit {
+			return
+		}
+	}
+}
+
+// capacity returns how many notifications the next claim may take and the
+// applications at their own limit. One claim takes at most PerApplication,
+// so that a backlog of one application cannot fill every slot at once.
+func (d *Dispatcher) capacity() (int, []string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var skip []string
+	for app, n := range d.perApp {
+		if n >= d.opts.PerApplication {
+			skip = append(skip, app)
+		}
+	}
+	return min(d.opts.Concurrency-d.inflight, d.opts.PerApplication), skip
+}
+
+// begin delivers one claim in its own goroutine.
+func (d *Dispatcher) begin(ctx context.Context, c notify.Claim) {
+	d.mu.Lock()
+	d.inflight++
+	d.perApp[c.ApplicationID]++
+	d.mu.Unlock()
+	d.sending.Add(1)
+	go func() {
+		defer d.sending.Done()
+		a, aborted := d.attempt(ctx, c)
+		r := result{claim: c, aborted: aborted}
+		if !aborted {
+			r.outcome = notify.Settle(c, a, d.clock.Now())
+		}
+		d.results <- r
+		d.mu.Lock()
+		d.inflight--
+		if d.perApp[c.ApplicationID]--; d.perApp[c.ApplicationID] <= 0 {
+			delete(d.perApp, c.ApplicationID)
+		}
+		d.mu.Unlock()
+		d.Wake()
+	}()
+}
+
+// complete records finished attempts in batches: one transaction for all
+// that are waiting, so that the database is not one commit per delivery.
+func (d *Dispatcher) complete() {
+	defer d.completer.Done()
+	const maxBatch = 256
+	for r := range d.results {
+		batch := []result{r}
+	drain:
+		for len(batch) < maxBatch {
+			select {
+			case r, ok := <-d.results:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, r)
+			default:
+				break drain
+			}
+		}
+		d.record(batch)
+	}
+}
+
+// record writes one batch of results.
+func (d *Dispatcher) record(batch []result) {
+	outcomes := make([]notify.Outcome, 0, len(batch))
+	created := make([]time.Time, 0, len(batch))
+	for _, r := range batch {
+		if r.aborted {
+			d.aborted = append(d.aborted, r.claim)
+			continue
+		}
+		outcomes = append(outcomes, r.outcome)
+		created = append(created, r.claim.CreatedAt)
+	}
+	if len(outcomes) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	paused, err := d.store.CompleteDeliveries(ctx, outcomes)
+	if err != nil {
+		// The leases expire and the notifications are delivered again: at least once.
+		d.log.Error("record notification attempts", "count", len(outcomes), "err", err)
+		return
+	}
+	for _, app := range paused {
+		d.log.Warn("notifications paused after consecutive failures", "application_id", app, "failures", notify.PauseAfter)
+	}
+	d.metrics.recorded(outcomes, created, paused)
+}
+
+func (d *Dispatcher) logErr(ctx context.Context, what string, err error) {
+	if err != nil && ctx.Err() == nil {
+		d.log.Error(what, "err", err)
+	}
+}

@@ -1,0 +1,31 @@
+package notify
+
+import (
+	"time"
+
+	"bankrail/notification"
+)
+
+// Request is exactly what goes on the wire for one attempt.
+type Request struct {
+	URL     string
+	Headers map[string]string
+	Body    []byte
+}
+
+// BuildRequest signs n for one attempt at now with the application's
+// notification secret. The signed bytes are the sent bytes.
+func BuildRequest(n Notification, url, secret string, now time.Time) Request {
+	timed := notification.FormatTimed(now)
+	h := map[string]string{
+		"Content-Type":                    "application/json",
+		"User-Agent":                      notification.UserAgent,
+		notification.HeaderTimed:          timed,
+		notification.HeaderSigned:         notification.Sign(secret, n.Body, timed, notification.Version),
+		notification.HeaderNotificationID: n.ID,
+	}
+	if n.Type != "" {
+		h[notification.HeaderType] = n.Type
+	}
+	return Request{URL: url, Headers: h, Body: n.Body}
+}

@@ -1,0 +1,255 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"bankrail/internal/notify"
+)
+
+// HasDueNotifications is a cheap read that tells whether a claim could find
+// work (it ignores pauses and ordering, so it may say yes in vain).
+func (s *Store) HasDueNotifications(ctx context.Context, r notify.ClaimRequest) (bool, error) {
+	var one int
+	err := s.read.QueryRowContext(ctx, `
+		SELECT 1 FROM notifications
+		WHERE status = 'PENDING' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2) LIMIT 1`,
+		micros(r.Due), micros(r.LeaseNow)).Scan(&one)
+	if err == sql.ErrNoRows {
+		return false, nil
+	}
+	return err == nil, translate(err, "due notifications")
+}
+
+// ClaimNotifications leases up to r.Limit due notifications until
+// r.LeaseNow+r.Lease and counts the attempt. Only the oldest PENDING
+// notification of a payment is claimable (order per payment), never one of a
+// paused application, nor one of the applications in r.Skip. Several
+// workers and instances may claim at once: on PostgreSQL the rows are locked
+// with SKIP LOCKED; on SQLite the single writer serializes claims.
+func (s *Store) ClaimNotifications(ctx context.Context, r notify.ClaimRequest) ([]notify.Claim, error) {
+	leaseID := uuid.NewString()
+	args := []any{micros(r.LeaseNow.Add(r.Lease)), leaseID, micros(r.Due), r.Limit, micros(r.LeaseNow)}
+	skipSQL := ""
+	if len(r.Skip) > 0 {
+		ph := make([]string, len(r.Skip))
+		for i, id := range r.Skip {
+			args = append(args, id)
+			ph[i] = fmt.Sprintf("$%d", len(args))
+		}
+		skipSQL = " AND n.application_id NOT IN (" + strings.Join(ph, ", ") + ")"
+	}
+	rows, err := s.write.QueryContext(ctx, `
+		UPDATE notifications SET locked_until = $1, lease_id = $2, attempts = attempts + 1
+		WHERE id IN (
+			SELECT n.id FROM notifications n
+			WHERE n.status = 'PENDING' AND n.next_attempt_at <= $3
+				AND (n.locked_until IS NULL OR n.locked_until < $5)
+				AND NOT EXISTS (SELECT 1 FROM notifications o
+					WHERE o.ordering_key = n.ordering_key AND o.seq < n.seq AND o.status = 'PENDING')
+				AND NOT EXISTS (SELECT 1 FROM notification_endpoints e
+					WHERE e.application_id = n.application_id AND e.paused_at IS NOT NULL)`+skipSQL+`
+			ORDER BY n.next_attempt_at, n.id
+			LIMIT $4`+s.skipLocked()+`)
+		RETURNING `+notificationColumns, args...)
+	if err != nil {
+		return nil, translate(err, "claim notifications")
+	}
+	var claims []notify.Claim
+	for rows.Next() {
+		n, err := scanNotification(rows)
+		if err != nil {
+			rows.Close()
+			return nil, translate(err, "claim notifications")
+		}
+		claims = append(claims, notify.Claim{Notification: n, LeaseID: leaseID, ClaimedAt: r.Due})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "claim notifications")
+	}
+	slices.SortFunc(claims, func(a, b notify.Claim) int { return strings.Compare(a.ID, b.ID) })
+	return claims, s.attachApplications(ctx, claims)
+}
+
+// attachApplications fills the URL, secret and client id of each claim's
+// application, read now so that a changed URL or secret applies at once.
+func (s *Store) attachApplications(ctx context.Context, claims []notify.Claim) error {
+	if len(claims) == 0 {
+		return nil
+	}
+	type app struct{ clientID, url, secret string }
+	apps := map[string]app{}
+	var args []any
+	var ph []string
+	for _, c := range claims {
+		if _, ok := apps[c.ApplicationID]; !ok {
+			apps[c.ApplicationID] = app{}
+			args = append(args, c.ApplicationID)
+			ph = append(ph, fmt.Sprintf("$%d", len(args)))
+		}
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT id, client_id, notification_url, notification_secret FROM applications
+		WHERE id IN (`+strings.Join(ph, ", ")+`)`, args...)
+	if err != nil {
+		return translate(err, "applications of notifications")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var a app
+		if err := rows.Scan(&id, &a.clientID, &a.url, &a.secret); err != nil {
+			return translate(err, "applications of notifications")
+		}
+		apps[id] = a
+	}
+	if err := rows.Err(); err != nil {
+		return translate(err, "applications of notifications")
+	}
+	for i := range claims {
+		a := apps[claims[i].ApplicationID]
+		claims[i].ClientID, claims[i].AppURL, claims[i].Secret = a.clientID, a.url, a.secret
+	}
+	return nil
+}
+
+// CompleteDeliveries records the outcomes of attempts in one transaction:
+// each attempt, the notification's next state (only while the worker still
+// holds its lease), and the application's consecutive failures, in the
+// order of outcomes. It returns the applications that these failures
+// paused. Statements are batched: a few per call, not a few per outcome.
+func (s *Store) CompleteDeliveries(ctx context.Context, outcomes []notify.Outcome) ([]string, error) {
+	var paused []string
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		paused = paused[:0]
+		for chunk := range slices.Chunk(outcomes, 200) {
+			attempts := make([]notify.Attempt, len(chunk))
+			for i, o := range chunk {
+				attempts[i] = o.Attempt
+			}
+			if err := insertAttempts(ctx, tx, attempts); err != nil {
+				return err
+			}
+			if err := settleNotifications(ctx, tx, chunk); err != nil {
+				return err
+			}
+		}
+		cleared := map[string]bool{} // applications whose failures are already zero
+		for _, o := range outcomes {
+			if o.Attempt.Success {
+				if !cleared[o.ApplicationID] {
+					if err := s.recordEndpointSuccess(ctx, tx, o.ApplicationID, o.At); err != nil {
+						return err
+					}
+					cleared[o.ApplicationID] = true
+				}
+				continue
+			}
+			cleared[o.ApplicationID] = false
+			pausedNow, err := s.recordEndpointFailure(ctx, tx, o.ApplicationID, o.At)
+			if err != nil {
+				return err
+			}
+			if pausedNow {
+				paused = append(paused, o.ApplicationID)
+			}
+		}
+		s.wakeAfterCommit(tx) // the next notification of each payment may now be due
+		return nil
+	})
+	return paused, err
+}
+
+// settleNotifications moves each notification to its outcome's state in
+// one statement, where the lease is still the worker's.
+func settleNotifications(ctx context.Context, tx *sql.Tx, outcomes []notify.Outcome) error {
+	rows := make([]string, len(outcomes))
+	args := make([]any, 0, 6*len(outcomes))
+	for i, o := range outcomes {
+		var delivered sql.NullInt64
+		if o.Status == notify.Delivered {
+			delivered = nullMicros(o.At)
+		}
+		next := o.NextAttemptAt
+		if next.IsZero() {
+			next = o.At
+		}
+		n := len(args)
+		rows[i] = fmt.Sprintf(`SELECT CAST($%d AS TEXT) AS id, CAST($%d AS TEXT) AS lease, CAST($%d AS TEXT) AS status,
+			CAST($%d AS BIGINT) AS next, CAST($%d AS BIGINT) AS delivered, CAST($%d AS TEXT) AS err`, n+1, n+2, n+3, n+4, n+5, n+6)
+		args = append(args, o.NotificationID, o.LeaseID, string(o.Status), micros(next), delivered, o.Attempt.Error)
+	}
+	_, err := tx.ExecContext(ctx, `
+		UPDATE notifications SET status = v.status, next_attempt_at = v.next, delivered_at = v.delivered,
+			last_error = v.err, locked_until = NULL, lease_id = NULL
+		FROM (`+strings.Join(rows, " UNION ALL ")+`) AS v
+		WHERE notifications.id = v.id AND notifications.lease_id = v.lease`, args...)
+	return translate(err, "settle notifications")
+}
+
+// ReleaseNotifications gives back leases without an attempt (the worker
+// stopped before the receiver answered), so that another worker may deliver
+// them at once.
+func (s *Store) ReleaseNotifications(ctx context.Context, claims []notify.Claim) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		for _, c := range claims {
+			if _, err := tx.ExecContext(ctx, `
+				UPDATE notifications SET locked_until = NULL, lease_id = NULL, attempts = attempts - 1
+				WHERE id = $1 AND lease_id = $2`, c.ID, c.LeaseID); err != nil {
+				return translate(err, "release notification "+c.ID)
+			}
+		}
+		return nil
+	})
+}
+
+// insertAttempt records one delivery attempt.
+func insertAttempt(ctx context.Context, tx *sql.Tx, a notify.Attempt) error {
+	return insertAttempts(ctx, tx, []notify.Attempt{a})
+}
+
+// insertAttempts records delivery attempts in one statement.
+func insertAttempts(ctx context.Context, tx *sql.Tx, attempts []notify.Attempt) error {
+	rows := make([]string, len(attempts))
+	args := make([]any, 0, 12*len(attempts))
+	for i, a := range attempts {
+		headers, err := json.Marshal(a.RequestHeaders)
+		if err != nil {
+			return fmt.Errorf("encode attempt headers: %w", err)
+		}
+		if a.ID == "" {
+			a.ID = uuid.Must(uuid.NewV7()).String()
+		}
+		success := 0
+		if a.Success {
+			success = 1
+		}
+		ph := make([]string, 12)
+		for j := range ph {
+			ph[j] = fmt.Sprintf("$%d", len(args)+j+1)
+		}
+		rows[i] = "(" + strings.Join(ph, ", ") + ")"
+		args = append(args, a.ID, a.NotificationID, a.Number, micros(a.At), a.URL, string(headers), string(a.RequestBody),
+			a.ResponseStatus, a.ResponseBody, a.Latency.Microseconds(), a.Error, success)
+	}
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO notification_attempts (id, notification_id, number, started_at, url, request_headers, request_body,
+			response_status, response_body, latency_us, error, success)
+		VALUES `+strings.Join(rows, ", "), args...)
+	return translate(err, "notification attempts")
+}
+
+// NotificationStats counts the PENDING notifications and the paused
+// applications of every instance (for metrics).
+func (s *Store) NotificationStats(ctx context.Context) (pending, paused int, err error) {
+	err = s.read.QueryRowContext(ctx, `
+		SELECT (SELECT COUNT(*) FROM notifications WHERE status = 'PENDING'),
+		       (SELECT COUNT(*) FROM notification_endpoints WHERE paused_at IS NOT NULL)`).Scan(&pending, &paused)
+	return pending, paused, translate(err, "notification stats")
+}

@@ -1,0 +1,56 @@
+package notification_test
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"bankrail/notification"
+)
+
+func TestSignTestVector(t *testing.T) {
+	got := notification.Sign("9c0c8c97-c224-45ed-a195-23b54b1c67e5", []byte("{}"), "1631525064", "1.0")
+	if want := "ed22494369277d25cf8c2293d142e5fddb9cecbea1f54e28ac16db0bee3b8009"; got != want {
+		t.Fatalf("Sign = %s, want %s", got, want)
+	}
+}
+
+func TestVerify(t *testing.T) {
+	body := []byte(`{"payment":"p1","reference":"r","amount":100,"status":"COMPLETED","detailedStatus":"COMPLETED"}`)
+	at := time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
+	timed := notification.FormatTimed(at)
+	h := http.Header{}
+	h.Set("User-Agent", notification.UserAgent)
+	h.Set(notification.HeaderTimed, timed)
+	h.Set(notification.HeaderSigned, notification.Sign("s3cret", body, timed, "2.0"))
+	if timed != "20260601090000" {
+		t.Fatalf("timed %s", timed)
+	}
+	if err := notification.Verify("s3cret", h, body); err != nil {
+		t.Fatal(err)
+	}
+	if err := notification.Verify("other", h, body); !errors.Is(err, notification.ErrBadSignature) {
+		t.Fatalf("wrong secret: %v", err)
+	}
+	tampered := append([]byte{}, body...)
+	tampered[len(tampered)-3] = 'X'
+	if err := notification.Verify("s3cret", h, tampered); !errors.Is(err, notification.ErrBadSignature) {
+		t.Fatalf("tampered body: %v", err)
+	}
+	fresh := notification.Verifier{Secret: "s3cret", MaxAge: 5 * time.Minute, Now: func() time.Time { return at.Add(time.Minute) }}
+	if err := fresh.Verify(h, body); err != nil {
+		t.Fatalf("fresh: %v", err)
+	}
+	fresh.Now = func() time.Time { return at.Add(time.Hour) }
+	if err := fresh.Verify(h, body); !errors.Is(err, notification.ErrStale) {
+		t.Fatalf("stale: %v", err)
+	}
+	if err := notification.Verify("s3cret", http.Header{}, body); !errors.Is(err, notification.ErrMissingHeader) {
+		t.Fatalf("no headers: %v", err)
+	}
+	n, err := notification.Parse(h, body)
+	if err != nil || n.Gateway == nil || n.Gateway.Payment != "p1" || n.Gateway.Amount != 100 || !n.Timed.Equal(at) {
+		t.Fatalf("parse: %+v %v", n, err)
+	}
+}
