@@ -13,8 +13,8 @@ import (
 	"bankrail/internal/clock"
 	"bankrail/internal/config"
 	"bankrail/internal/identity"
-	"bankrail/internal/payment"
 	"bankrail/internal/notify"
+	"bankrail/internal/payment"
 )
 
 // Pinger reports whether the database answers.
@@ -36,9 +36,9 @@ type Deps struct {
 	DB      Pinger
 	Sandbox *clock.Virtual // nil in production
 
-	Payments *payment.Service // Global API payments, banks and short links
-	Notifications *notify.Service // the delivery log and test notifications
-	Metrics       http.Handler    // Prometheus metrics at GET /metrics
+	Payments      *payment.Service // Global API payments, banks and short links
+	Notifications *notify.Service  // the delivery log and test notifications
+	Metrics       http.Handler     // Prometheus metrics at GET /metrics
 }
 
 // Server routes requests to handlers.

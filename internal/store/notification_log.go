@@ -30,7 +30,6 @@ func scanNotification(row interface{ Scan(...any) error }, extra ...any) (notify
 	return n, err
 }
 
-
 // clientOf reads the client id of a notification's application.
 const clientOf = `, COALESCE((SELECT client_id FROM applications a WHERE a.id = notifications.application_id), '')`
 
