@@ -42,6 +42,7 @@ type Store struct {
 	write   *sql.DB // on SQLite a single connection: one writer, no SQLITE_BUSY
 	read    *sql.DB // on SQLite a pool of read connections; on PostgreSQL the same pool as write
 	log     *slog.Logger
+	stmts   stmtCache // prepared statements of hot queries
 }
 
 // Open connects to the database described by opts. It does not migrate.
@@ -108,6 +109,7 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close closes every connection.
 func (s *Store) Close() error {
+	s.closeStatements()
 	err := s.write.Close()
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
