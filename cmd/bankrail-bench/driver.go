@@ -84,9 +84,37 @@ func (r result) print(ref *result) {
 	fmt.Printf("%-22s %10.0f %10s %10s %8d %8s\n", r.name, r.rps(), r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), r.errors, ratio)
 }
 
-// phase runs op from every client until the duration is over.
-func (b *bench) phase(name string, op func(worker, i int) error) result {
-	deadline := time.Now().Add(b.o.duration)
+// pair measures a reference and an endpoint in alternating rounds.
+func (b *bench) pair(refName string, ref func(worker, i int) error, name string, op func(worker, i int) error) (result, result) {
+	r, e := &sample{name: refName}, &sample{name: name}
+	round := b.o.duration / time.Duration(b.o.rounds)
+	for range b.o.rounds {
+		b.run(r, round, ref)
+		b.run(e, round, op)
+	}
+	return r.result(), e.result()
+}
+
+// sample accumulates the latencies of one phase over its rounds.
+type sample struct {
+	name    string
+	lat     []time.Duration
+	errors  int
+	elapsed time.Duration
+}
+
+func (s *sample) result() result {
+	slices.Sort(s.lat)
+	r := result{name: s.name, count: len(s.lat), errors: s.errors, elapsed: s.elapsed}
+	if len(s.lat) > 0 {
+		r.p50, r.p99 = s.lat[len(s.lat)/2], s.lat[len(s.lat)*99/100]
+	}
+	return r
+}
+
+// run drives op from every client for d and adds what it measured to s.
+func (b *bench) run(s *sample, d time.Duration, op func(worker, i int) error) {
+	deadline := time.Now().Add(d)
 	lat := make([][]time.Duration, b.o.clients)
 	errCount := make([]int, b.o.clients)
 	var wg sync.WaitGroup
@@ -100,8 +128,8 @@ func (b *bench) phase(name string, op func(worker, i int) error) result {
 				err := op(w, i)
 				lat[w] = append(lat[w], time.Since(t))
 				if err != nil {
-					if errCount[w] == 0 {
-						fmt.Printf("  %s: %v\n", name, err)
+					if errCount[w] == 0 && s.errors == 0 {
+						fmt.Printf("  %s: %v\n", s.name, err)
 					}
 					errCount[w]++
 				}
@@ -109,16 +137,11 @@ func (b *bench) phase(name string, op func(worker, i int) error) result {
 		}()
 	}
 	wg.Wait()
-	all := slices.Concat(lat...)
-	slices.Sort(all)
-	r := result{name: name, count: len(all), elapsed: time.Since(start)}
+	s.elapsed += time.Since(start)
+	s.lat = append(s.lat, slices.Concat(lat...)...)
 	for _, n := range errCount {
-		r.errors += n
+		s.errors += n
 	}
-	if len(all) > 0 {
-		r.p50, r.p99 = all[len(all)/2], all[len(all)*99/100]
-	}
-	return r
 }
 
 // do sends one request and checks its status; it returns the body.

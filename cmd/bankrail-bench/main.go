@@ -2,7 +2,8 @@
 // reference measured in the same run on the same database. It starts
 // bankrail in-process on a loopback port (SQLite in a temporary directory, or
 // a fresh schema of --database-url), signs in, and drives, each for
-// --duration with --clients concurrent keep-alive clients:
+// --duration with --clients concurrent keep-alive clients, in --rounds that
+// alternate each endpoint with its reference:
 //
 //   - reference INSERT: a minimal handler doing one INSERT of an equivalent
 //     row in one transaction;
@@ -48,6 +49,7 @@ type options struct {
 	databaseURL string
 	clients     int
 	duration    time.Duration
+	rounds      int
 	idempotency bool
 	cpuProfile  string
 }
@@ -56,7 +58,8 @@ func parseFlags() (options, error) {
 	var o options
 	flag.StringVar(&o.databaseURL, "database-url", "", "postgres://... to measure PostgreSQL (a fresh schema is created and dropped); empty for SQLite in a temporary directory")
 	flag.IntVar(&o.clients, "clients", 8, "concurrent clients")
-	flag.DurationVar(&o.duration, "duration", 5*time.Second, "how long each phase runs")
+	flag.DurationVar(&o.duration, "duration", 5*time.Second, "how long each phase runs (split into --rounds alternating with its reference)")
+	flag.IntVar(&o.rounds, "rounds", 5, "rounds per pair of phases: the endpoint and its reference alternate, so that a change of load on the machine hits both alike")
 	flag.BoolVar(&o.idempotency, "idempotency", false, "send a fresh Idempotency-Key with every POST /payments")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
@@ -65,6 +68,8 @@ func parseFlags() (options, error) {
 		return o, errors.New("--clients must be from 1 to 1024")
 	case o.duration <= 0 || o.duration > 10*time.Minute:
 		return o, errors.New("--duration must be positive and at most 10m")
+	case o.rounds < 1 || o.rounds > 100:
+		return o, errors.New("--rounds must be from 1 to 100")
 	}
 	return o, nil
 }
@@ -123,15 +128,13 @@ func run() error {
 	}
 	fmt.Printf("bankrail-bench: %s, %d clients, %s per phase, idempotency keys %v\n\n", engine, o.clients, o.duration, o.idempotency)
 	fmt.Printf("%-22s %10s %10s %10s %8s %8s\n", "phase", "req/s", "p50", "p99", "errors", "ratio")
-	insert := b.phase("reference INSERT", b.refInsert)
+	insert, post := b.pair("reference INSERT", b.refInsert, "POST /payments", b.postPayment)
 	insert.print(nil)
-	post := b.phase("POST /payments", b.postPayment)
 	post.print(&insert)
-	sel := b.phase("reference SELECT", b.refSelect)
+	sel, get := b.pair("reference SELECT", b.refSelect, "GET /payments/{id}", b.getPayment)
 	sel.print(nil)
-	get := b.phase("GET /payments/{id}", b.getPayment)
 	get.print(&sel)
-	fmt.Printf("\nratios are req/s of the endpoint over its reference (latency ratios: p50 %.2fx and %.2fx)\n",
+	fmt.Printf("\nratio = req/s of the endpoint over its reference; p50 latency is %.2fx (POST) and %.2fx (GET) the reference's\n",
 		float64(post.p50)/float64(max(insert.p50, 1)), float64(get.p50)/float64(max(sel.p50, 1)))
 	return nil
 }

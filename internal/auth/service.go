@@ -39,6 +39,7 @@ type Service struct {
 	// dummy is a hash verified for unknown clients and users, so that timing
 	// does not reveal which exist. Made on first need, not at start.
 	dummy func() string
+	seen  tokenCache
 }
 
 // NewService returns an auth service. keys must be loaded.
@@ -214,6 +215,19 @@ func (s *Service) issue(ctx context.Context, user identity.User, app identity.Ap
 // Authenticate verifies a bearer access token against the key ring and the
 // clock. Any defect (signature, algorithm, issuer, expiry) gives UNAUTHORISED.
 func (s *Service) Authenticate(token string) (Principal, error) {
+	now := s.clock.Now()
+	if p, ok := s.seen.get(token, now); ok {
+		return p, nil
+	}
+	p, err := s.verify(token)
+	if err == nil {
+		s.seen.put(token, p, now)
+	}
+	return p, err
+}
+
+// verify checks a token's signature, algorithm, issuer and expiry.
+func (s *Service) verify(token string) (Principal, error) {
 	var claims Claims
 	_, err := jwt.ParseWithClaims(token, &claims, func(t *jwt.Token) (any, error) {
 		kid, _ := t.Header["kid"].(string)

@@ -32,8 +32,8 @@ type Bank struct {
 	BIC             string
 	Systems         []PaymentSystem
 	SEPAInstant     bool   // takes SEPA Instant Credit Transfers
-	Logo            string // data: URI (SVG), no external host
-	Icon            string // data: URI (SVG), square
+	Logo            []byte // SVG, 160x48, drawn here: no external host
+	Icon            []byte // SVG, 48x48
 }
 
 // Supports reports whether the bank takes payments of system s.

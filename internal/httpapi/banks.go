@@ -23,7 +23,7 @@ func (s *Server) listBanks(w http.ResponseWriter, r *http.Request) error {
 	banks := s.Payments.Banks().List(f)
 	out := make([]bankView, 0, len(banks))
 	for _, b := range banks {
-		out = append(out, bankViewOf(b))
+		out = append(out, s.bankView(b))
 	}
 	w.Header().Set("Cache-Control", "private, max-age=3600")
 	writeJSON(w, http.StatusOK, out)
@@ -40,6 +40,26 @@ func (s *Server) getBank(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return errs.NotFoundf("No bank with id %s.", id)
 	}
-	writeJSON(w, http.StatusOK, bankViewOf(b))
+	writeJSON(w, http.StatusOK, s.bankView(b))
+	return nil
+}
+
+// bankImage serves GET /banks/{id}/logo.svg and /banks/{id}/icon.svg
+// (public: the payer's checkout shows them).
+func (s *Server) bankImage(w http.ResponseWriter, r *http.Request) error {
+	b, ok := s.Payments.Banks().Get(strings.ToLower(r.PathValue("id")))
+	if !ok {
+		return errs.NotFoundf("No bank with id %s.", r.PathValue("id"))
+	}
+	img := b.Logo
+	if strings.HasSuffix(r.URL.Path, "/icon.svg") {
+		img = b.Icon
+	}
+	h := w.Header()
+	h.Set("Content-Type", "image/svg+xml")
+	h.Set("Cache-Control", "public, max-age=86400")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(img)
 	return nil
 }

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"bankrail/internal/apptest"
@@ -11,6 +12,8 @@ type bankJSON struct {
 	ID             string   `json:"id"`
 	Name           string   `json:"name"`
 	BIC            string   `json:"bic"`
+	Logo           string   `json:"logo"`
+	Icon           string   `json:"icon"`
 	PaymentSystems []string `json:"paymentSystems"`
 	Country        struct{ ID, Name string }
 }
@@ -61,6 +64,15 @@ func TestBanks(t *testing.T) {
 		t.Fatalf("GET /banks/%s: %d %s", bankGB, resp.Status, resp.Body)
 	}
 	env.Do(t, apptest.Request{Method: "GET", Path: "/banks/00000000-0000-4000-8000-000000000000", Token: token}).Error(t, http.StatusNotFound, "RESOURCE_NOT_FOUND")
+	// Logos and icons are served by bankrail, without a token.
+	for _, img := range []string{one.Logo, one.Icon} {
+		path := strings.TrimPrefix(img, "http://bankrail.test")
+		resp := env.Do(t, apptest.Request{Method: "GET", Path: path})
+		if resp.Status != http.StatusOK || resp.Header.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(string(resp.Body), "<svg ") {
+			t.Fatalf("GET %s: %d %s", path, resp.Status, resp.Header.Get("Content-Type"))
+		}
+	}
+	env.Do(t, apptest.Request{Method: "GET", Path: "/banks/00000000-0000-4000-8000-000000000000/logo.svg"}).Error(t, http.StatusNotFound, "RESOURCE_NOT_FOUND")
 	env.Do(t, apptest.Request{Method: "GET", Path: "/banks/thames", Token: token}).Error(t, http.StatusBadRequest, "MALFORMED_PATH_PARAM")
 	env.Do(t, apptest.Request{Method: "GET", Path: "/banks"}).Error(t, http.StatusUnauthorized, "UNAUTHORISED")
 }

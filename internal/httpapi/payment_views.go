@@ -212,16 +212,19 @@ type bankView struct {
 	BranchName      string               `json:"branchName"`
 	ShortBranchName string               `json:"shortBranchName"`
 	Active          bool                 `json:"active"`
-	Logo            string               `json:"logo"`
-	Icon            string               `json:"icon"`
+	Logo            string               `json:"logo"` // {public-url}/banks/{id}/logo.svg
+	Icon            string               `json:"icon"` // {public-url}/banks/{id}/icon.svg
 	BIC             string               `json:"bic"`
 	PaymentSystems  []bank.PaymentSystem `json:"paymentSystems"`
 	SEPAInstant     bool                 `json:"sepaInstant"`
 }
 
-func bankViewOf(b bank.Bank) bankView {
+// bankView renders a bank; its images are served by bankrail itself.
+func (s *Server) bankView(b bank.Bank) bankView {
+	images := s.Payments.PublicURL() + "/banks/" + b.ID
 	return bankView{ID: b.ID, Name: b.Name, Country: countryOf(b.Country), OfficialName: b.OfficialName,
-		BranchName: b.BranchName, ShortBranchName: b.ShortBranchName, Active: true, Logo: b.Logo, Icon: b.Icon,
+		BranchName: b.BranchName, ShortBranchName: b.ShortBranchName, Active: true,
+		Logo: images + "/logo.svg", Icon: images + "/icon.svg",
 		BIC: b.BIC, PaymentSystems: b.Systems, SEPAInstant: b.SEPAInstant}
 }
 
@@ -273,7 +276,7 @@ func (s *Server) detailsOf(p payment.Payment) paymentDetails {
 		d.Beneficiary.AccountIdentifications = append(d.Beneficiary.AccountIdentifications, identificationView{Type: id.Type, Value: id.Value})
 	}
 	if b, ok := s.Payments.Bank(p); ok {
-		v := bankViewOf(b)
+		v := s.bankView(b)
 		d.Bank = &v
 	}
 	for _, u := range p.History {

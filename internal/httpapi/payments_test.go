@@ -133,7 +133,7 @@ func TestCreateAndReadPayment(t *testing.T) {
 				d.Account.Bankname != "Rheinische Volksbank" || d.Account.Country == nil || d.Account.Country.Name != "Germany" {
 				t.Fatalf("account %+v", d.Account)
 			}
-			if d.Bank == nil || d.Bank.ID != bankDE || d.Bank.Country.ID != "DE" || !strings.HasPrefix(d.Bank.Logo, "data:image/svg+xml") {
+			if d.Bank == nil || d.Bank.ID != bankDE || d.Bank.Country.ID != "DE" || d.Bank.Logo != "http://bankrail.test/banks/"+bankDE+"/logo.svg" {
 				t.Fatalf("bank %+v", d.Bank)
 			}
 			if d.Status != "NEW_PAYMENT" || len(d.StatusUpdates) != 1 || d.StatusUpdates[0].NewStatus != "NEW_PAYMENT" ||

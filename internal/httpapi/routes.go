@@ -23,6 +23,8 @@ func (s *Server) routes() {
 		s.handle("GET /payments/{id}/name-match-score", s.nameMatchScore, needs(identity.PaymentsRead))
 		s.handle("GET /banks", s.listBanks, needs(identity.PaymentsRead))
 		s.handle("GET /banks/{id}", s.getBank, needs(identity.PaymentsRead))
+		s.handle("GET /banks/{id}/logo.svg", s.bankImage, public)
+		s.handle("GET /banks/{id}/icon.svg", s.bankImage, public)
 		s.handle("GET /c/{code}", s.followShortLink, public)
 	}
 	// Notifications: the delivery log, redelivery and the test notification.

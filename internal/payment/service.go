@@ -37,6 +37,9 @@ func NewService(store Store, banks *bank.Registry, clk clock.Clock, cfg Config) 
 	return &Service{store: store, banks: banks, clock: clk, cfg: cfg}
 }
 
+// PublicURL is the base address payers and merchants see.
+func (s *Service) PublicURL() string { return s.cfg.PublicURL }
+
 // Banks is the registry the service validates institutions against.
 func (s *Service) Banks() *bank.Registry { return s.banks }
 

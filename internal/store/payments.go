@@ -28,12 +28,12 @@ func (s *Store) CreatePayment(ctx context.Context, p payment.Payment, done *paym
 	if p.Request.Amount != nil {
 		amount = *p.Request.Amount
 	}
-	insert := func(q querier) error {
-		_, err := q.ExecContext(ctx, `
-			INSERT INTO payments (id, customer_id, client_id, user_id, channel, payment_system, status, currency, amount,
-				internal_reference, payment_reference, unique_reference, institution_id, short_code, checkout_token,
-				request, status_history, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+	st, err := s.prepared(ctx, s.write, insertPayment)
+	if err != nil {
+		return err
+	}
+	insert := func(st *sql.Stmt) error {
+		_, err := st.ExecContext(ctx,
 			p.ID, p.CustomerID, p.ClientID, p.UserID, string(p.Channel), string(p.System()), string(p.Status),
 			p.Request.Currency, amount, p.Request.InternalReference, p.Request.PaymentReference, p.UniqueReference,
 			p.Scheme().InstitutionID, p.ShortCode, p.CheckoutToken, string(req), string(hist),
@@ -41,15 +41,21 @@ func (s *Store) CreatePayment(ctx context.Context, p payment.Payment, done *paym
 		return translate(err, "payment "+p.ID)
 	}
 	if done == nil {
-		return insert(s.write) // one statement: its own transaction
+		return insert(st) // one statement: its own transaction
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := insert(tx); err != nil {
+		if err := insert(tx.StmtContext(ctx, st)); err != nil {
 			return err
 		}
 		return completeIdempotencyKey(ctx, tx, done)
 	})
 }
+
+const insertPayment = `
+	INSERT INTO payments (id, customer_id, client_id, user_id, channel, payment_system, status, currency, amount,
+		internal_reference, payment_reference, unique_reference, institution_id, short_code, checkout_token,
+		request, status_history, created_at, updated_at)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`
 
 const paymentColumns = `p.id, p.customer_id, p.client_id, p.user_id, p.channel, p.status, p.unique_reference,
 	p.short_code, p.checkout_token, p.request, p.status_history, p.sender, p.created_at, p.updated_at`
@@ -80,11 +86,16 @@ func scanPayment(row interface{ Scan(...any) error }) (payment.Payment, error) {
 	return p, nil
 }
 
+var selectVisiblePayment = `SELECT ` + paymentColumns + ` FROM payments p WHERE p.id = $1 AND ` + visibleTo("p.customer_id", 2)
+
 // GetPayment reads a payment of viewerCustomerID or of a customer below it.
 // Another customer's payment is RESOURCE_NOT_FOUND, as a missing one.
 func (s *Store) GetPayment(ctx context.Context, viewerCustomerID, id string) (payment.Payment, error) {
-	p, err := scanPayment(s.read.QueryRowContext(ctx,
-		`SELECT `+paymentColumns+` FROM payments p WHERE p.id = $1 AND `+visibleTo("p.customer_id", 2), id, viewerCustomerID))
+	st, err := s.prepared(ctx, s.read, selectVisiblePayment)
+	if err != nil {
+		return payment.Payment{}, err
+	}
+	p, err := scanPayment(st.QueryRowContext(ctx, id, viewerCustomerID))
 	return p, translate(err, "payment "+id)
 }
 

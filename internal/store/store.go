@@ -44,6 +44,7 @@ type Store struct {
 	write   *sql.DB // on SQLite a single connection: one writer, no SQLITE_BUSY
 	read    *sql.DB // on SQLite a pool of read connections; on PostgreSQL the same pool as write
 	log     *slog.Logger
+	stmts   stmtCache // prepared statements of hot queries
 
 	afterCommit sync.Map               // *sql.Tx -> func(): run once the transaction commits
 	queued      atomic.Pointer[func()] // told when committed notifications are due (see notifications.go)
@@ -113,6 +114,7 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close closes every connection.
 func (s *Store) Close() error {
+	s.closeStatements()
 	err := s.write.Close()
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
