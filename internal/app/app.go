@@ -19,6 +19,7 @@ import (
 	"bankrail/internal/config"
 	"bankrail/internal/httpapi"
 	"bankrail/internal/identity"
+	"bankrail/internal/netguard"
 	"bankrail/internal/notify"
 	"bankrail/internal/notify/dispatch"
 	"bankrail/internal/payment"
@@ -139,10 +140,16 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
 		FailureWindow: a.cfg.LoginFailureWindow,
 	})
-	a.payments = payment.NewService(a.store, bank.Default(), a.clock, payment.Config{
+	paymentCfg := payment.Config{
 		PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount,
 		IdempotencyTTL: a.cfg.IdempotencyTTL, IdempotencyStrict: a.cfg.IdempotencyStrict,
-	})
+	}
+	if a.cfg.Mode == config.Production {
+		paymentCfg.CheckNotificationURL = func(ctx context.Context, rawURL, field string) error {
+			return netguard.CheckURL(ctx, net.DefaultResolver, rawURL, field)
+		}
+	}
+	a.payments = payment.NewService(a.store, bank.Default(), a.clock, paymentCfg)
 	metrics := a.buildNotifications(opts)
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,

@@ -380,3 +380,28 @@ func TestListPayments(t *testing.T) {
 		}
 	})
 }
+
+// TestProductionRefusesInternalNotificationURLs checks the production guard
+// at creation: a notification URL that points inside the network is refused
+// with the field named; the sandbox accepts it (local receivers are normal there).
+func TestProductionRefusesInternalNotificationURLs(t *testing.T) {
+	t.Parallel()
+	withURL := func(u string) map[string]any {
+		return with(euBody(), "communication", map[string]any{"notifications": map[string]any{"url": u}})
+	}
+	prod := apptest.New(t, apptest.Production)
+	token := prod.Token(t, apptest.Merchant)
+	for _, u := range []string{"http://127.0.0.1:9000/hook", "http://10.1.2.3/hook", "http://169.254.169.254/latest", "http://[::1]/hook", "http://localhost/hook"} {
+		e := postPayment(t, prod, token, withURL(u), nil).Error(t, http.StatusUnprocessableEntity, "VALIDATION_FAILURE")
+		if len(e.Errors) != 1 || e.Errors[0].PropertyPath != "communication.notifications.url" || e.Errors[0].Type != "INVALID_VALUE" {
+			t.Fatalf("%s: errors %+v", u, e.Errors)
+		}
+	}
+	if resp := postPayment(t, prod, token, withURL("https://203.0.113.10/hook"), nil); resp.Status != http.StatusCreated {
+		t.Fatalf("public address refused in production: %d %s", resp.Status, resp.Body)
+	}
+	sandbox := apptest.New(t)
+	if resp := postPayment(t, sandbox, sandbox.Token(t, apptest.Merchant), withURL("http://127.0.0.1:9000/hook"), nil); resp.Status != http.StatusCreated {
+		t.Fatalf("sandbox must accept a local receiver: %d %s", resp.Status, resp.Body)
+	}
+}

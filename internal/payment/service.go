@@ -22,6 +22,10 @@ type Config struct {
 	MaxAmount         int64         // minor units
 	IdempotencyTTL    time.Duration // how long keys are remembered
 	IdempotencyStrict bool          // every reuse of a remembered key is a 409
+	// CheckNotificationURL, when set (production), vets a payment's
+	// communication.notifications.url beyond its syntax: the production
+	// guard refuses URLs that resolve to internal addresses.
+	CheckNotificationURL func(ctx context.Context, rawURL, field string) error
 }
 
 // Service creates, reads and lists payments.
@@ -79,6 +83,11 @@ type Renderer func(Payment) (Response, error)
 func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (Response, error) {
 	if err := Validate(&in.Request, in.Channel, Limits{MaxAmount: s.cfg.MaxAmount}, s.banks); err != nil {
 		return Response{}, err
+	}
+	if c := in.Request.Communication; s.cfg.CheckNotificationURL != nil && c != nil && c.Notifications != nil && c.Notifications.URL != "" {
+		if err := s.cfg.CheckNotificationURL(ctx, c.Notifications.URL, "communication.notifications.url"); err != nil {
+			return Response{}, err
+		}
 	}
 	p := s.newPayment(in)
 	if in.IdempotencyKey == "" {
