@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"bankrail/internal/errs"
@@ -36,25 +35,20 @@ const clientOf = `, COALESCE((SELECT client_id FROM applications a WHERE a.id = 
 // ListNotifications returns one page of the viewer's notifications, newest
 // first, and how many match in all.
 func (s *Store) ListNotifications(ctx context.Context, viewer string, f notify.Filter) (notify.Page, error) {
-	where := []string{visibleTo("customer_id", 1)}
-	args := []any{viewer}
-	add := func(cond string, v any) {
-		args = append(args, v)
-		where = append(where, fmt.Sprintf(cond, len(args)))
-	}
+	w := visibleWhere("customer_id", viewer)
 	if f.PaymentID != "" {
-		add("payment_id = $%d", f.PaymentID)
+		w.add("payment_id = $%d", f.PaymentID)
 	}
 	if f.Status != "" {
-		add("status = $%d", string(f.Status))
+		w.add("status = $%d", string(f.Status))
 	}
 	if !f.CreatedFrom.IsZero() {
-		add("created_at >= $%d", micros(f.CreatedFrom))
+		w.add("created_at >= $%d", micros(f.CreatedFrom))
 	}
 	if !f.CreatedTo.IsZero() {
-		add("created_at <= $%d", micros(f.CreatedTo))
+		w.add("created_at <= $%d", micros(f.CreatedTo))
 	}
-	cond := " " + strings.Join(where, " AND ")
+	cond, args := " "+w.sql(), w.args
 	var page notify.Page
 	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM notifications WHERE`+cond, args...).Scan(&page.TotalItems); err != nil {
 		return notify.Page{}, translate(err, "count notifications")

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"bankrail/internal/payment"
@@ -142,34 +141,29 @@ func (s *Store) ListPayments(ctx context.Context, viewerCustomerID string, f pay
 
 // listConditions builds the WHERE clause of a list and its arguments.
 func listConditions(viewer string, f payment.ListFilter) (string, []any) {
-	args := []any{viewer}
-	conds := []string{visibleTo("p.customer_id", 1)}
-	add := func(cond string, v any) {
-		args = append(args, v)
-		conds = append(conds, fmt.Sprintf(cond, len(args)))
-	}
+	w := visibleWhere("p.customer_id", viewer)
 	if f.CustomerID != "" {
-		add("p.customer_id = $%d", f.CustomerID)
+		w.add("p.customer_id = $%d", f.CustomerID)
 	}
 	if f.Status != "" {
-		add("p.status = $%d", string(f.Status))
+		w.add("p.status = $%d", string(f.Status))
 	}
 	if f.Currency != "" {
-		add("p.currency = $%d", f.Currency)
+		w.add("p.currency = $%d", f.Currency)
 	}
 	if f.InternalReference != "" {
-		add("p.internal_reference = $%d", f.InternalReference)
+		w.add("p.internal_reference = $%d", f.InternalReference)
 	}
 	if f.PaymentReference != "" {
-		add("p.payment_reference = $%d", f.PaymentReference)
+		w.add("p.payment_reference = $%d", f.PaymentReference)
 	}
 	if !f.CreatedFrom.IsZero() {
-		add("p.created_at >= $%d", micros(f.CreatedFrom))
+		w.add("p.created_at >= $%d", micros(f.CreatedFrom))
 	}
 	if !f.CreatedTo.IsZero() {
-		add("p.created_at <= $%d", micros(f.CreatedTo))
+		w.add("p.created_at <= $%d", micros(f.CreatedTo))
 	}
-	return strings.Join(conds, " AND "), args
+	return w.sql(), w.args
 }
 
 // SetPaymentSender records the paying account reported by the bank.
