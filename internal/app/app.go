@@ -33,7 +33,13 @@ type Options struct {
 	HashParams *identity.HashParams // argon2id cost; identity.DefaultHashParams by default
 	Seed       *seed.File           // applied instead of cfg.SeedFile when set
 	Dispatch   dispatch.Options     // notification delivery tuning (Guard and Metrics are set here)
+	// TimedMoves is how often the worker looks for due timed payment moves
+	// (abandonment, a delayed bank's answer); DefaultTimedMoves when zero.
+	TimedMoves time.Duration
 }
+
+// DefaultTimedMoves is how often an instance looks for due timed moves.
+const DefaultTimedMoves = time.Second
 
 // App is a configured bankrail instance.
 type App struct {
@@ -143,6 +149,11 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount,
 		IdempotencyTTL: a.cfg.IdempotencyTTL, IdempotencyStrict: a.cfg.IdempotencyStrict,
 	})
+	interval := opts.TimedMoves
+	if interval <= 0 {
+		interval = DefaultTimedMoves
+	}
+	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
 	metrics := a.buildNotifications(opts)
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,

@@ -40,5 +40,8 @@ func (s *Server) routes() {
 	if s.Sandbox != nil {
 		s.handle("GET /sandbox/clock", s.sandboxClock, needs(identity.SandboxControl))
 		s.handle("POST /sandbox/clock/advance", s.advanceSandboxClock, needs(identity.SandboxControl))
+		if s.Payments != nil {
+			s.handle("POST /sandbox/payments/{id}/authorise", s.authoriseSandboxPayment, needs(identity.SandboxControl))
+		}
 	}
 }
