@@ -15,6 +15,7 @@ import (
 
 	"bankrail/internal/auth"
 	"bankrail/internal/bank"
+	"bankrail/internal/checkout"
 	"bankrail/internal/clock"
 	"bankrail/internal/config"
 	"bankrail/internal/httpapi"
@@ -155,14 +156,24 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	}
 	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
 	metrics := a.buildNotifications(opts)
+	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
+		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox})
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(),
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
 		Payments:      a.payments,
 		Notifications: a.notify, Metrics: metrics,
+		Pages: pages, PagePrefixes: checkout.Prefixes,
 	})
 	return nil
+}
+
+// notificationSecret is the notification secret of the application with
+// clientID: it signs the outcome on return URLs.
+func (a *App) notificationSecret(ctx context.Context, clientID string) (string, error) {
+	app, err := a.store.GetApplicationByClientID(ctx, clientID)
+	return app.NotificationSecret, err
 }
 
 // RotateSigningKey creates a new token signing key (it signs from now on)

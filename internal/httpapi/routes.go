@@ -25,6 +25,12 @@ func (s *Server) routes() {
 		s.handle("GET /banks/{id}", s.getBank, needs(identity.PaymentsRead))
 		s.handle("GET /c/{code}", s.followShortLink, public)
 	}
+	// The payer's pages (HTML, their own routing and error pages).
+	if s.Pages != nil {
+		for _, prefix := range s.PagePrefixes {
+			s.mux.Handle(prefix, s.Pages)
+		}
+	}
 	// Notifications: the delivery log, redelivery and the test notification.
 	if s.Notifications != nil {
 		s.handle("GET /notifications", s.listNotifications, needs(identity.NotificationsRead))

@@ -111,13 +111,14 @@ func (l *Lifecycle) step(c *Change, p *Payment, to Status, at time.Time, resolve
 	return nil
 }
 
-// chooseBank records the institution the payer picked; it cannot change
-// once the payer has gone to a bank.
+// chooseBank records the institution the payer picked. A payment that
+// names its bank (the merchant's choice, or the payer's once at the bank)
+// keeps it.
 func (l *Lifecycle) chooseBank(p *Payment, id string) error {
 	if cur := p.Scheme().InstitutionID; cur == id {
 		return nil
-	} else if cur != "" && p.Status != StatusNew {
-		return errs.E(errs.Conflict, "The payer already went to another bank.")
+	} else if cur != "" {
+		return errs.E(errs.Conflict, "This payment is made through another bank.")
 	}
 	b, ok := l.banks.Get(id)
 	if !ok || !b.Supports(p.System()) || !p.Request.CountryAvailable(b.Country) {
