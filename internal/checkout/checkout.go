@@ -74,7 +74,7 @@ var Prefixes = []string{"/checkout/", "/mock-banks/"}
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd := w.Header()
 	hd.Set("Cache-Control", "no-store")
-	hd.Set("Referrer-Policy", "no-referrer") // the address carries the checkout token
+	hd.Set("Referrer-Policy", "same-origin") // the address carries the checkout token: never sent to another site
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("X-Frame-Options", "DENY")
 	hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'")
