@@ -52,9 +52,13 @@ var (
 // Sign returns the lowercase hex HMAC-SHA256 of body|timed|version keyed
 // with secret: the value of X-Service-Signed.
 func Sign(secret string, body []byte, timed, version string) string {
+	return hexHMAC(secret, append(append([]byte{}, body...), "|"+timed+"|"+version...))
+}
+
+// hexHMAC is the lowercase hex HMAC-SHA256 of msg keyed with secret.
+func hexHMAC(secret string, msg []byte) string {
 	m := hmac.New(sha256.New, []byte(secret))
-	m.Write(body)
-	m.Write([]byte("|" + timed + "|" + version))
+	m.Write(msg)
 	return hex.EncodeToString(m.Sum(nil))
 }
 

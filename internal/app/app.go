@@ -15,6 +15,7 @@ import (
 
 	"bankrail/internal/auth"
 	"bankrail/internal/bank"
+	"bankrail/internal/checkout"
 	"bankrail/internal/clock"
 	"bankrail/internal/config"
 	"bankrail/internal/httpapi"
@@ -34,7 +35,13 @@ type Options struct {
 	HashParams *identity.HashParams // argon2id cost; identity.DefaultHashParams by default
 	Seed       *seed.File           // applied instead of cfg.SeedFile when set
 	Dispatch   dispatch.Options     // notification delivery tuning (Guard and Metrics are set here)
+	// TimedMoves is how often the worker looks for due timed payment moves
+	// (abandonment, a delayed bank's answer); DefaultTimedMoves when zero.
+	TimedMoves time.Duration
 }
+
+// DefaultTimedMoves is how often an instance looks for due timed moves.
+const DefaultTimedMoves = time.Second
 
 // App is a configured bankrail instance.
 type App struct {
@@ -150,15 +157,30 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		}
 	}
 	a.payments = payment.NewService(a.store, bank.Default(), a.clock, paymentCfg)
+	interval := opts.TimedMoves
+	if interval <= 0 {
+		interval = DefaultTimedMoves
+	}
+	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
 	metrics := a.buildNotifications(opts)
+	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
+		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox})
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(),
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
 		Payments:      a.payments,
 		Notifications: a.notify, Metrics: metrics,
+		Pages: pages, PagePrefixes: checkout.Prefixes,
 	})
 	return nil
+}
+
+// notificationSecret is the notification secret of the application with
+// clientID: it signs the outcome on return URLs.
+func (a *App) notificationSecret(ctx context.Context, clientID string) (string, error) {
+	app, err := a.store.GetApplicationByClientID(ctx, clientID)
+	return app.NotificationSecret, err
 }
 
 // RotateSigningKey creates a new token signing key (it signs from now on)

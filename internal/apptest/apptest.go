@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -69,6 +70,17 @@ type Option func(*config.Config)
 // Production runs the Env in production mode.
 func Production(c *config.Config) { c.Mode = config.Production }
 
+// servedURL stands for the test server's own address until it is known.
+const servedURL = "http://apptest.served"
+
+// ServedAtPublicURL makes the public URL the test server's real address, so
+// that the payer's links (redirect.url, directUrl) work in a browser.
+func ServedAtPublicURL(c *config.Config) { c.PublicURL = servedURL }
+
+// TimedMovesEvery is how often an Env looks for due timed payment moves:
+// often, so that tests that advance the clock see them quickly.
+const TimedMovesEvery = 20 * time.Millisecond
+
 // Each runs fn once per database engine, each with a fresh Env.
 func Each(t *testing.T, fn func(t *testing.T, env *Env), opts ...Option) {
 	t.Helper()
@@ -97,17 +109,25 @@ func NewOn(t testing.TB, db dbtest.DB, opts ...Option) *Env {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	var handler atomic.Pointer[http.Handler]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) }))
+	if cfg.PublicURL == servedURL {
+		cfg.PublicURL = srv.URL
+	}
 	f, err := seed.Parse(fixture)
 	if err != nil {
 		t.Fatalf("parse fixture: %v", err)
 	}
 	fake := clock.NewFake(Epoch)
 	hp := cheapHashes
-	a, err := app.New(context.Background(), cfg, Logger(t), app.Options{BaseClock: fake, HashParams: &hp, Seed: &f})
+	a, err := app.New(context.Background(), cfg, Logger(t), app.Options{BaseClock: fake, HashParams: &hp, Seed: &f,
+		TimedMoves: TimedMovesEvery})
 	if err != nil {
+		srv.Close()
 		t.Fatalf("start bankrail: %v", err)
 	}
-	srv := httptest.NewServer(a.Handler())
+	h := a.Handler()
+	handler.Store(&h)
 	a.StartWorkers(context.Background())
 	t.Cleanup(func() {
 		srv.Close()

@@ -34,6 +34,10 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	scenario, err := s.testingScenario(r)
+	if err != nil {
+		return err
+	}
 	var req payment.CreateRequest
 	if err := s.decodeJSON(w, r, &req); err != nil {
 		return err
@@ -45,6 +49,7 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 		IdempotencyKey: key,
 		Operation:      "POST /payments",
 		Request:        req,
+		Scenario:       scenario,
 	}, s.renderCreated)
 	if err != nil {
 		return err

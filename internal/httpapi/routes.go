@@ -27,6 +27,12 @@ func (s *Server) routes() {
 		s.handle("GET /banks/{id}/icon.svg", s.bankImage, public)
 		s.handle("GET /c/{code}", s.followShortLink, public)
 	}
+	// The payer's pages (HTML, their own routing and error pages).
+	if s.Pages != nil {
+		for _, prefix := range s.PagePrefixes {
+			s.mux.Handle(prefix, s.Pages)
+		}
+	}
 	// Notifications: the delivery log, redelivery and the test notification.
 	if s.Notifications != nil {
 		s.handle("GET /notifications", s.listNotifications, needs(identity.NotificationsRead))
@@ -42,5 +48,8 @@ func (s *Server) routes() {
 	if s.Sandbox != nil {
 		s.handle("GET /sandbox/clock", s.sandboxClock, needs(identity.SandboxControl))
 		s.handle("POST /sandbox/clock/advance", s.advanceSandboxClock, needs(identity.SandboxControl))
+		if s.Payments != nil {
+			s.handle("POST /sandbox/payments/{id}/authorise", s.authoriseSandboxPayment, needs(identity.SandboxControl))
+		}
 	}
 }

@@ -39,6 +39,11 @@ type Deps struct {
 	Payments      *payment.Service // Global API payments, banks and short links
 	Notifications *notify.Service  // the delivery log and test notifications
 	Metrics       http.Handler     // Prometheus metrics at GET /metrics
+
+	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
+	// below PagePrefixes, behind the request id, access log and recovery.
+	Pages        http.Handler
+	PagePrefixes []string
 }
 
 // Server routes requests to handlers.

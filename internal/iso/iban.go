@@ -32,6 +32,12 @@ const (
 	IBANBadChecksum
 )
 
+// IBANLength is the registered length of the IBANs of country, when known.
+func IBANLength(country string) (int, bool) {
+	n, ok := ibanLengths[country]
+	return n, ok
+}
+
 // NormalizeIBAN removes spaces and upper-cases, as IBANs are often written
 // in groups of four.
 func NormalizeIBAN(s string) string {

@@ -14,7 +14,7 @@ import (
 // Status is the state of a payment.
 type Status string
 
-// Payment statuses (see docs/payments.md for the moves between them).
+// Payment statuses (see lifecycle.go and docs/checkout.md for the moves between them).
 const (
 	StatusNew              Status = "NEW_PAYMENT"
 	StatusRefusedByRisk    Status = "REFUSED_BY_RISK"
@@ -125,6 +125,7 @@ type Payment struct {
 	UniqueReference string         // the paymentReference, or one made up when absent
 	ShortCode       string         // of the short link /c/{code}
 	CheckoutToken   string         // authorises the payer's checkout pages
+	Next            *TimedMove     // the move that happens by itself when due (abandonment, a delayed bank's answer)
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
 }
@@ -141,4 +142,12 @@ func (p Payment) Type() Type {
 		return t
 	}
 	return TypeOther
+}
+
+// Amount is the payment's amount in minor units.
+func (p Payment) Amount() int64 {
+	if p.Request.Amount == nil {
+		return 0
+	}
+	return *p.Request.Amount
 }

@@ -1,6 +1,10 @@
 package payment
 
-import "bankrail/internal/bank"
+import (
+	"slices"
+
+	"bankrail/internal/bank"
+)
 
 // CreateRequest is the body of POST /payments. Optional parts are pointers
 // so that "absent" and "empty" can be told apart; unknown fields are ignored.
@@ -160,4 +164,60 @@ func (r *CreateRequest) Identifiers() AccountIdentifiers {
 		return AccountIdentifiers{}
 	}
 	return *r.Beneficiary.AccountIdentifiers
+}
+
+// withInstitution returns a copy of r whose scheme object names the
+// institution id (the bank the payer picked). The original is not changed.
+func (r CreateRequest) withInstitution(id string) CreateRequest {
+	switch {
+	case r.PaymentSystem == bank.OpenBankingEU:
+		eu := OpenBankingEU{}
+		if r.OpenBankingEU != nil {
+			eu = *r.OpenBankingEU
+		}
+		eu.InstitutionID = id
+		r.OpenBankingEU = &eu
+	case r.PaymentSystem == bank.OpenBankingUK:
+		uk := OpenBankingUK{}
+		if r.OpenBankingUK != nil {
+			uk = *r.OpenBankingUK
+		}
+		uk.InstitutionID = id
+		r.OpenBankingUK = &uk
+	}
+	return r
+}
+
+// AvailableCountries are the countries the hosted checkout offers
+// (checkout.hosted.countries.available); nil means every country.
+func (r *CreateRequest) AvailableCountries() []string {
+	if r.Checkout == nil || r.Checkout.Hosted == nil || r.Checkout.Hosted.Countries == nil {
+		return nil
+	}
+	return r.Checkout.Hosted.Countries.Available
+}
+
+// CountryAvailable reports whether the checkout may offer banks of country.
+func (r *CreateRequest) CountryAvailable(country string) bool {
+	list := r.AvailableCountries()
+	return len(list) == 0 || slices.Contains(list, country)
+}
+
+// NotificationURL is the payment's own notification URL, if any.
+func (r *CreateRequest) NotificationURL() string {
+	if r.Communication == nil || r.Communication.Notifications == nil {
+		return ""
+	}
+	return r.Communication.Notifications.URL
+}
+
+// PayerIBAN is the payer's IBAN when the merchant gave it.
+func (r *CreateRequest) PayerIBAN() string {
+	switch {
+	case r.OpenBankingEU != nil && r.OpenBankingEU.AccountIdentifiers != nil && r.OpenBankingEU.AccountIdentifiers.IBAN != "":
+		return r.OpenBankingEU.AccountIdentifiers.IBAN
+	case r.Payer != nil && r.Payer.AccountIdentifiers != nil:
+		return r.Payer.AccountIdentifiers.IBAN
+	}
+	return ""
 }

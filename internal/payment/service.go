@@ -34,11 +34,12 @@ type Service struct {
 	banks *bank.Registry
 	clock clock.Clock
 	cfg   Config
+	life  *Lifecycle
 }
 
 // NewService returns a payment service.
 func NewService(store Store, banks *bank.Registry, clk clock.Clock, cfg Config) *Service {
-	return &Service{store: store, banks: banks, clock: clk, cfg: cfg}
+	return &Service{store: store, banks: banks, clock: clk, cfg: cfg, life: NewLifecycle(banks)}
 }
 
 // PublicURL is the base address payers and merchants see.
@@ -62,6 +63,7 @@ type CreateInput struct {
 	IdempotencyKey string // optional; at most MaxIdempotencyKeyLength
 	Operation      string // e.g. "POST /payments": part of the idempotency fingerprint
 	Request        CreateRequest
+	Scenario       Outcome // sandbox: played right after creation, in the same transaction
 }
 
 // Response is an answer as the client received it, kept for idempotent
@@ -77,7 +79,8 @@ type Response struct {
 type Renderer func(Payment) (Response, error)
 
 // Create validates the request, creates the payment in status NEW_PAYMENT
-// and returns render's answer. With an idempotency key, a repeat of the
+// and returns render's answer (of the NEW_PAYMENT record). A sandbox
+// scenario is played in the same transaction; its notifications follow. With an idempotency key, a repeat of the
 // same request gets the stored answer (Replayed), a different request or a
 // still-running one gets IDEMPOTENCY_CONFLICT.
 func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (Response, error) {
@@ -90,15 +93,23 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 		}
 	}
 	p := s.newPayment(in)
+	stored, err := s.life.Apply(p, Event{Outcome: in.Scenario}, p.CreatedAt)
+	if err != nil {
+		return Response{}, err
+	}
 	if in.IdempotencyKey == "" {
 		resp, err := render(p)
 		if err != nil {
 			return Response{}, err
 		}
-		return resp, s.store.CreatePayment(ctx, p, nil)
+		return resp, s.store.CreatePayment(ctx, stored.Payment, nil, stored.Messages...)
+	}
+	op := in.Operation
+	if len(in.Scenario) > 0 {
+		op += " scenario " + in.Scenario.String()
 	}
 	claim := Claim{CustomerID: in.Creator.CustomerID, Key: in.IdempotencyKey,
-		RequestHash: Fingerprint(in.Operation, in.Channel, in.Request), Token: randomCode(24),
+		RequestHash: Fingerprint(op, in.Channel, in.Request), Token: randomCode(24),
 		Now: p.CreatedAt, TTL: s.cfg.IdempotencyTTL, Lease: IdempotencyLease, Strict: s.cfg.IdempotencyStrict}
 	res, err := s.store.ClaimIdempotencyKey(ctx, claim)
 	if err != nil {
@@ -109,7 +120,8 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 	}
 	resp, err := render(p)
 	if err == nil {
-		err = s.store.CreatePayment(ctx, p, &Completion{CustomerID: claim.CustomerID, Key: claim.Key, Token: claim.Token, Response: resp})
+		err = s.store.CreatePayment(ctx, stored.Payment, &Completion{CustomerID: claim.CustomerID, Key: claim.Key, Token: claim.Token, Response: resp},
+			stored.Messages...)
 	}
 	if err != nil {
 		// Let the client retry with the same key at once. A failed release
@@ -144,18 +156,20 @@ func replayOrConflict(res ClaimResult) (Response, error) {
 
 // newPayment builds the NEW_PAYMENT record of an accepted request.
 func (s *Service) newPayment(in CreateInput) Payment {
-	now := s.clock.Now().UTC().Truncate(time.Microsecond) // the precision the store keeps
+	now := s.now()
 	ref := in.Request.PaymentReference
 	if ref == "" {
 		ref = "BR" + randomCode(10)
 	}
-	return Payment{
+	p := Payment{
 		ID: uuid.NewString(), CustomerID: in.Creator.CustomerID, ClientID: in.Creator.ClientID, UserID: in.Creator.UserID,
 		Channel: in.Channel, Request: in.Request, Status: StatusNew,
 		History:         []StatusUpdate{{Status: StatusNew, CreatedAt: now}},
 		UniqueReference: ref, ShortCode: randomCode(10), CheckoutToken: randomCode(32),
 		CreatedAt: now, UpdatedAt: now,
 	}
+	p.Next = timedMoveAfter(p, now, "")
+	return p
 }
 
 // codeAlphabet has no look-alike characters (no 0/O, 1/I/L), for codes
@@ -247,11 +261,14 @@ func (s *Service) TransferType(p Payment) string {
 	return TransferType(p.System(), nil)
 }
 
-// RecordSender stores the paying account the bank reported (used by the
-// mock bank, and by tests).
+// RecordSender stores the paying account the bank reported (used by tests;
+// the mock bank reports it with the payer's authorisation).
 func (s *Service) RecordSender(ctx context.Context, id string, sender Sender) error {
-	return s.store.SetPaymentSender(ctx, id, sender, s.clock.Now().UTC().Truncate(time.Microsecond))
+	return s.store.SetPaymentSender(ctx, id, sender, s.now())
 }
+
+// now is the service time at the precision the store keeps.
+func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
 // NameMatch is the answer of a name match score request.
 type NameMatch struct {

@@ -3,6 +3,8 @@ package payment
 import (
 	"context"
 	"time"
+
+	"bankrail/internal/notify"
 )
 
 // Store persists payments and idempotency keys. Implementations return
@@ -18,8 +20,9 @@ type Store interface {
 	// CreatePayment inserts p and, when done is not nil, stores the
 	// response under its idempotency key in the same transaction; it fails
 	// with errs.IdempotencyConflict when the key is no longer held with
-	// done.Token.
-	CreatePayment(ctx context.Context, p Payment, done *Completion) error
+	// done.Token. msgs (a sandbox scenario's notifications) are written in
+	// the same transaction.
+	CreatePayment(ctx context.Context, p Payment, done *Completion, msgs ...notify.Message) error
 	// GetPayment reads a payment of viewerCustomerID or of a customer below it.
 	GetPayment(ctx context.Context, viewerCustomerID, id string) (Payment, error)
 	// GetPaymentByShortCode reads a payment by the code of its short link.
@@ -29,6 +32,18 @@ type Store interface {
 	ListPayments(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Payment, int, error)
 	// SetPaymentSender records the paying account reported by the bank.
 	SetPaymentSender(ctx context.Context, id string, s Sender, at time.Time) error
+
+	// GetPaymentByID reads any payment, for the payer's pages (which check
+	// the checkout token) and the timed moves.
+	GetPaymentByID(ctx context.Context, id string) (Payment, error)
+	// MovePayment saves c.Payment and writes c.Messages in one transaction,
+	// only while the stored payment is still in status c.From; otherwise it
+	// changes nothing and fails with CONFLICT (another request or instance
+	// moved it first).
+	MovePayment(ctx context.Context, c Change) error
+	// DuePayments returns up to limit ids of payments whose timed move is
+	// due at now, the most overdue first.
+	DuePayments(ctx context.Context, now time.Time, limit int) ([]string, error)
 }
 
 // ListFilter narrows GET /payments. Zero fields match everything.

@@ -7,25 +7,18 @@ import (
 	"fmt"
 	"time"
 
+	"bankrail/internal/notify"
 	"bankrail/internal/payment"
 )
 
 var _ payment.Store = (*Store)(nil)
 
 // CreatePayment inserts p and, when done is set, stores the response under
-// its idempotency key, in one transaction.
-func (s *Store) CreatePayment(ctx context.Context, p payment.Payment, done *payment.Completion) error {
-	req, err := json.Marshal(p.Request)
+// its idempotency key, and writes msgs, in one transaction.
+func (s *Store) CreatePayment(ctx context.Context, p payment.Payment, done *payment.Completion, msgs ...notify.Message) error {
+	cols, err := paymentState(p)
 	if err != nil {
-		return fmt.Errorf("encode payment request: %w", err)
-	}
-	hist, err := json.Marshal(p.History)
-	if err != nil {
-		return fmt.Errorf("encode status history: %w", err)
-	}
-	var amount int64
-	if p.Request.Amount != nil {
-		amount = *p.Request.Amount
+		return err
 	}
 	st, err := s.prepared(ctx, s.write, insertPayment)
 	if err != nil {
@@ -34,17 +27,23 @@ func (s *Store) CreatePayment(ctx context.Context, p payment.Payment, done *paym
 	insert := func(st *sql.Stmt) error {
 		_, err := st.ExecContext(ctx,
 			p.ID, p.CustomerID, p.ClientID, p.UserID, string(p.Channel), string(p.System()), string(p.Status),
-			p.Request.Currency, amount, p.Request.InternalReference, p.Request.PaymentReference, p.UniqueReference,
-			p.Scheme().InstitutionID, p.ShortCode, p.CheckoutToken, string(req), string(hist),
-			micros(p.CreatedAt), micros(p.UpdatedAt))
+			p.Request.Currency, p.Amount(), p.Request.InternalReference, p.Request.PaymentReference, p.UniqueReference,
+			p.Scheme().InstitutionID, p.ShortCode, p.CheckoutToken, cols.request, cols.history,
+			micros(p.CreatedAt), micros(p.UpdatedAt), cols.sender, cols.nextStatus, cols.nextAt)
 		return translate(err, "payment "+p.ID)
 	}
-	if done == nil {
+	if done == nil && len(msgs) == 0 {
 		return insert(st) // one statement: its own transaction
 	}
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		if err := insert(tx.StmtContext(ctx, st)); err != nil {
 			return err
+		}
+		if _, err := s.enqueue(ctx, tx, p.UpdatedAt, msgs...); err != nil {
+			return err
+		}
+		if done == nil {
+			return nil
 		}
 		return completeIdempotencyKey(ctx, tx, done)
 	})
@@ -53,23 +52,28 @@ func (s *Store) CreatePayment(ctx context.Context, p payment.Payment, done *paym
 const insertPayment = `
 	INSERT INTO payments (id, customer_id, client_id, user_id, channel, payment_system, status, currency, amount,
 		internal_reference, payment_reference, unique_reference, institution_id, short_code, checkout_token,
-		request, status_history, created_at, updated_at)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`
+		request, status_history, created_at, updated_at, sender, next_status, next_at)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`
 
 const paymentColumns = `p.id, p.customer_id, p.client_id, p.user_id, p.channel, p.status, p.unique_reference,
-	p.short_code, p.checkout_token, p.request, p.status_history, p.sender, p.created_at, p.updated_at`
+	p.short_code, p.checkout_token, p.request, p.status_history, p.sender, p.created_at, p.updated_at,
+	p.next_status, p.next_at`
 
 func scanPayment(row interface{ Scan(...any) error }) (payment.Payment, error) {
 	var p payment.Payment
-	var channel, status, req, hist string
+	var channel, status, req, hist, nextStatus string
 	var sender sql.NullString
 	var created, updated int64
+	var nextAt sql.NullInt64
 	if err := row.Scan(&p.ID, &p.CustomerID, &p.ClientID, &p.UserID, &channel, &status, &p.UniqueReference,
-		&p.ShortCode, &p.CheckoutToken, &req, &hist, &sender, &created, &updated); err != nil {
+		&p.ShortCode, &p.CheckoutToken, &req, &hist, &sender, &created, &updated, &nextStatus, &nextAt); err != nil {
 		return payment.Payment{}, err
 	}
 	p.Channel, p.Status = payment.Channel(channel), payment.Status(status)
 	p.CreatedAt, p.UpdatedAt = fromMicros(created), fromMicros(updated)
+	if nextAt.Valid && nextStatus != "" {
+		p.Next = &payment.TimedMove{To: payment.Status(nextStatus), At: fromMicros(nextAt.Int64)}
+	}
 	if err := json.Unmarshal([]byte(req), &p.Request); err != nil {
 		return payment.Payment{}, fmt.Errorf("decode request of payment %s: %w", p.ID, err)
 	}

@@ -1,0 +1,111 @@
+// Package checkout is the payer's side of bankrail, served as HTML: the
+// hosted checkout (bank picker with search, confirmation page), the mock
+// banks' authorisation pages (sandbox only) and the return to the merchant
+// with a signed outcome. Pages are rendered on the server from embedded
+// html/template files and work without JavaScript. It is an adapter: the
+// rules live in internal/payment.
+//
+// Forms POST the payment's checkout token, a random capability that only
+// the payer's link carries, so another site cannot submit them (CSRF); a
+// request whose Origin is another site is refused as well.
+package checkout
+
+import (
+	"context"
+	"embed"
+	"log/slog"
+	"net/http"
+	"net/url"
+
+	"bankrail/internal/clock"
+	"bankrail/internal/payment"
+)
+
+//go:embed templates/*.html static/*
+var files embed.FS
+
+// SecretSource returns the notification secret of an application (by
+// client id): it signs the outcome on return URLs.
+type SecretSource func(ctx context.Context, clientID string) (string, error)
+
+// Deps are what the pages call.
+type Deps struct {
+	Payments  *payment.Service
+	Secrets   SecretSource
+	Clock     clock.Clock
+	Log       *slog.Logger
+	PublicURL string // where the pages are served; forms from another origin are refused
+	Sandbox   bool   // mock banks are served only in the sandbox
+}
+
+// Handler serves the payer's pages.
+type Handler struct {
+	Deps
+	mux    *http.ServeMux
+	origin string
+}
+
+// New returns the handler of /checkout/... and /mock-banks/....
+func New(d Deps) *Handler {
+	h := &Handler{Deps: d, mux: http.NewServeMux()}
+	if u, err := url.Parse(d.PublicURL); err == nil {
+		h.origin = u.Scheme + "://" + u.Host
+	}
+	h.mux.HandleFunc("GET /checkout/static/checkout.css", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		http.ServeFileFS(w, r, files, "static/checkout.css")
+	})
+	h.mux.HandleFunc("GET /checkout/{id}", h.page(h.showCheckout))
+	h.mux.HandleFunc("GET /checkout/{id}/confirm", h.page(h.showConfirm))
+	h.mux.HandleFunc("POST /checkout/{id}/confirm", h.page(h.goToBank))
+	h.mux.HandleFunc("GET /checkout/{id}/done", h.page(h.showDone))
+	if d.Sandbox {
+		h.mux.HandleFunc("GET /mock-banks/{bank}/authorise/{id}", h.page(h.showBank))
+		h.mux.HandleFunc("POST /mock-banks/{bank}/authorise/{id}", h.page(h.answerAtBank))
+	}
+	return h
+}
+
+// Prefixes are the paths the handler serves below; the HTTP server mounts
+// it there.
+var Prefixes = []string{"/checkout/", "/mock-banks/"}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("Referrer-Policy", "same-origin") // the address carries the checkout token: never sent to another site
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'")
+	if _, pattern := h.mux.Handler(r); pattern == "" {
+		h.renderError(w, r, http.StatusNotFound, "This page does not exist.")
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+// pageFunc is a page handler that returns its error instead of writing it.
+type pageFunc func(w http.ResponseWriter, r *http.Request) error
+
+// page adapts a pageFunc: errors become an HTML error page; a form posted
+// from another site is refused.
+func (h *Handler) page(fn pageFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && !h.sameOrigin(r) {
+			h.renderError(w, r, http.StatusForbidden, "This form was sent from another site.")
+			return
+		}
+		if err := fn(w, r); err != nil {
+			h.fail(w, r, err)
+		}
+	}
+}
+
+// sameOrigin reports whether a form was posted from the checkout's own
+// pages (browsers send Origin on POST; a client that sends none, such as a
+// test, is let through: the checkout token is the protection).
+func (h *Handler) sameOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	return o == "" || o == h.origin
+}

@@ -1,0 +1,201 @@
+package checkout
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"bankrail/internal/bank"
+	"bankrail/internal/errs"
+	"bankrail/internal/iso"
+	"bankrail/internal/payment"
+	"bankrail/notification"
+)
+
+// load reads the payment of the request's {id} with its checkout token
+// (query or form).
+func (h *Handler) load(r *http.Request) (payment.Payment, string, error) {
+	token := r.FormValue("token")
+	p, err := h.Payments.ForPayer(r.Context(), r.PathValue("id"), token)
+	return p, token, err
+}
+
+// showCheckout serves GET /checkout/{id}: the bank picker, or the
+// confirmation page when the merchant named the bank, or where the payer
+// stands once past this step.
+func (h *Handler) showCheckout(w http.ResponseWriter, r *http.Request) error {
+	p, token, err := h.load(r)
+	if err != nil {
+		return err
+	}
+	switch {
+	case p.Status != payment.StatusNew:
+		return h.finish(w, r, p, token)
+	case p.Scheme().InstitutionID != "":
+		b, ok := h.Payments.Lifecycle().Bank(p)
+		if !ok {
+			return errs.E(errs.Conflict, "The bank of this payment is not available.")
+		}
+		h.renderConfirm(w, r, p, token, b, false)
+		return nil
+	}
+	v := paymentView(p, token)
+	v.Title = "Choose your bank"
+	v.Query = strings.TrimSpace(r.URL.Query().Get("q"))
+	v.Country = strings.ToUpper(r.URL.Query().Get("country"))
+	banks := h.banksFor(p)
+	var countries []string
+	for _, b := range banks {
+		if !slices.Contains(countries, b.Country) {
+			countries = append(countries, b.Country)
+		}
+	}
+	if !slices.Contains(countries, v.Country) {
+		v.Country = ""
+	}
+	v.Countries = []option{{Value: "", Label: "All countries", Selected: v.Country == ""}}
+	for _, c := range countries {
+		name, _ := iso.CountryName(c)
+		v.Countries = append(v.Countries, option{Value: c, Label: name, Selected: c == v.Country})
+	}
+	for _, b := range banks {
+		if (v.Country == "" || b.Country == v.Country) && matches(b, v.Query) {
+			v.Banks = append(v.Banks, itemOf(b, p, token))
+		}
+	}
+	h.render(w, r, http.StatusOK, "picker", v)
+	return nil
+}
+
+// banksFor are the banks the payer may choose: of the payment's system, in
+// the countries the merchant allows.
+func (h *Handler) banksFor(p payment.Payment) []bank.Bank {
+	var out []bank.Bank
+	for _, b := range h.Payments.Banks().List(bank.Filter{System: p.System()}) {
+		if p.Request.CountryAvailable(b.Country) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// matches reports whether bank b matches a search: every word of q is in
+// its name, branch, country or BIC, ignoring case and accents.
+func matches(b bank.Bank, q string) bool {
+	name, _ := iso.CountryName(b.Country)
+	hay := fold(strings.Join([]string{b.Name, b.OfficialName, b.BranchName, name, b.BIC}, " "))
+	for _, w := range strings.Fields(fold(q)) {
+		if !strings.Contains(hay, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// fold lower-cases s and removes its accents.
+func fold(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// showConfirm serves GET /checkout/{id}/confirm?bank=: the payment and the
+// chosen bank, with the button that goes to the bank.
+func (h *Handler) showConfirm(w http.ResponseWriter, r *http.Request) error {
+	p, token, err := h.load(r)
+	if err != nil {
+		return err
+	}
+	if p.Status != payment.StatusNew {
+		return h.finish(w, r, p, token)
+	}
+	id := r.URL.Query().Get("bank")
+	b, ok := h.Payments.Banks().Get(id)
+	fixed := p.Scheme().InstitutionID
+	if !ok || !slices.ContainsFunc(h.banksFor(p), func(x bank.Bank) bool { return x.ID == id }) || fixed != "" && fixed != id {
+		return errs.NotFoundf("This bank cannot be used for this payment; please choose another one.")
+	}
+	h.renderConfirm(w, r, p, token, b, fixed == "")
+	return nil
+}
+
+func (h *Handler) renderConfirm(w http.ResponseWriter, r *http.Request, p payment.Payment, token string, b bank.Bank, canChange bool) {
+	v := paymentView(p, token)
+	v.Title = "Confirm your payment"
+	item := itemOf(b, p, token)
+	v.Bank, v.CanChangeBank = &item, canChange
+	h.render(w, r, http.StatusOK, "confirm", v)
+}
+
+// goToBank serves POST /checkout/{id}/confirm (token, bank): the payer goes
+// to the bank; the payment moves to BANK_REDIRECT.
+func (h *Handler) goToBank(w http.ResponseWriter, r *http.Request) error {
+	if err := r.ParseForm(); err != nil {
+		return errs.E(errs.BadRequest, "The form could not be read.")
+	}
+	bankID := r.PostForm.Get("bank")
+	p, err := h.Payments.GoToBank(r.Context(), r.PathValue("id"), r.PostForm.Get("token"), bankID)
+	if err != nil {
+		return err
+	}
+	http.Redirect(w, r, bankPage(p, r.PostForm.Get("token")), http.StatusSeeOther)
+	return nil
+}
+
+// bankPage is the address of the payment's bank authorisation page.
+func bankPage(p payment.Payment, token string) string {
+	return "/mock-banks/" + p.Scheme().InstitutionID + "/authorise/" + p.ID + "?" + url.Values{"token": {token}}.Encode()
+}
+
+// showDone serves GET /checkout/{id}/done: the final page when the
+// merchant gave no return URL.
+func (h *Handler) showDone(w http.ResponseWriter, r *http.Request) error {
+	p, token, err := h.load(r)
+	if err != nil {
+		return err
+	}
+	v := paymentView(p, token)
+	v.Outcome = outcomeOf(p)
+	v.Title = v.Outcome.Heading
+	if p.Status == payment.StatusBankRedirect && h.Sandbox {
+		v.BankURL = bankPage(p, token)
+	}
+	if p.Status == payment.StatusNew {
+		v.BankURL = "/checkout/" + p.ID + "?" + url.Values{"token": {token}}.Encode()
+	}
+	h.render(w, r, http.StatusOK, "done", v)
+	return nil
+}
+
+// finish sends the payer where a payment past the checkout belongs: the
+// bank while it waits for the payer there, else the merchant's return URL
+// for the outcome with the signed outcome parameters, else the final page.
+func (h *Handler) finish(w http.ResponseWriter, r *http.Request, p payment.Payment, token string) error {
+	if p.Status == payment.StatusBankRedirect && h.Sandbox {
+		http.Redirect(w, r, bankPage(p, token), http.StatusSeeOther)
+		return nil
+	}
+	o := outcomeOf(p)
+	target := returnURL(p, o.Kind)
+	if target == "" || p.Status == payment.StatusNew || p.Status == payment.StatusBankRedirect {
+		http.Redirect(w, r, "/checkout/"+p.ID+"/done?"+url.Values{"token": {token}}.Encode(), http.StatusSeeOther)
+		return nil
+	}
+	secret, err := h.Secrets(r.Context(), p.ClientID)
+	if err != nil {
+		return err
+	}
+	status, _ := notificationStatus(p.Status)
+	signed := notification.SignReturn(secret, notification.Return{PaymentID: p.ID, Status: status,
+		DetailedStatus: string(p.Status), Timed: h.Clock.Now()})
+	http.Redirect(w, r, appendQuery(target, signed.Encode()), http.StatusSeeOther)
+	return nil
+}

@@ -1,0 +1,140 @@
+package checkout
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"bankrail/internal/bank"
+	"bankrail/internal/iso"
+	"bankrail/internal/payment"
+)
+
+// view is what every page template reads.
+type view struct {
+	Title     string
+	PaymentID string
+	Token     string
+	Merchant  string
+	Amount    string
+	Reference string
+	Info      []payment.DisplayInfo
+	Sandbox   bool
+
+	// Bank picker.
+	Banks     []bankItem
+	Countries []option
+	Country   string
+	Query     string
+
+	// Confirmation and bank pages.
+	Bank          *bankItem
+	CanChangeBank bool
+	Holder        string
+	BankURL       string   // where to continue at the bank
+	Actions       []action // the mock bank's buttons
+
+	// Final and error pages.
+	Outcome outcomeView
+	Message string
+}
+
+// bankItem is a bank as the pages show it.
+type bankItem struct {
+	ID, Name, Branch, CountryName string
+	Logo, Icon                    template.URL // data: URIs made by internal/bank
+	URL                           string       // the confirmation page with this bank
+}
+
+// action is a button of the mock bank's page.
+type action struct{ Outcome, Label, Class string }
+
+// option is an entry of a <select>.
+type option struct {
+	Value, Label string
+	Selected     bool
+}
+
+// pages are the parsed templates, each with the layout.
+var pages = func() map[string]*template.Template {
+	out := map[string]*template.Template{}
+	for _, name := range []string{"picker", "confirm", "bank", "done", "error"} {
+		out[name] = template.Must(template.ParseFS(files, "templates/layout.html", "templates/"+name+".html"))
+	}
+	return out
+}()
+
+// render writes page name with status.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
+	v.Sandbox = h.Sandbox
+	var buf bytes.Buffer
+	if err := pages[name].ExecuteTemplate(&buf, "layout", v); err != nil {
+		h.Log.ErrorContext(r.Context(), "render checkout page", "page", name, "err", err)
+		http.Error(w, "Something went wrong on our side.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// paymentView fills the parts every payment page shows.
+func paymentView(p payment.Payment, token string) view {
+	merchant := ""
+	if p.Request.Beneficiary != nil {
+		merchant = p.Request.Beneficiary.Name
+	}
+	return view{PaymentID: p.ID, Token: token, Merchant: merchant, Amount: FormatAmount(p.Amount(), p.Request.Currency),
+		Reference: p.UniqueReference, Info: p.Request.DisplayInfo}
+}
+
+// itemOf is the page view of bank b for payment p.
+func itemOf(b bank.Bank, p payment.Payment, token string) bankItem {
+	name, _ := iso.CountryName(b.Country)
+	q := url.Values{"token": {token}, "bank": {b.ID}}
+	return bankItem{ID: b.ID, Name: b.Name, Branch: b.BranchName, CountryName: name,
+		Logo: template.URL(b.Logo), Icon: template.URL(b.Icon), URL: "/checkout/" + p.ID + "/confirm?" + q.Encode()}
+}
+
+// symbols are the currency signs shown before amounts; other currencies
+// show their code.
+var symbols = map[string]string{"EUR": "€", "GBP": "£", "USD": "$"}
+
+// FormatAmount formats minor units in currency: FormatAmount(105000, "EUR")
+// is "€1,050.00"; a currency without a sign shows its code ("CHF 12.50").
+func FormatAmount(minor int64, currency string) string {
+	decimals := 2
+	if c, ok := iso.CurrencyOf(currency); ok {
+		decimals = c.Decimals
+	}
+	neg := minor < 0
+	if neg {
+		minor = -minor
+	}
+	digits := strconv.FormatInt(minor, 10)
+	for len(digits) <= decimals {
+		digits = "0" + digits
+	}
+	whole, frac := digits[:len(digits)-decimals], digits[len(digits)-decimals:]
+	var b strings.Builder
+	for i, c := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if decimals > 0 {
+		b.WriteString("." + frac)
+	}
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	if s, ok := symbols[currency]; ok {
+		return sign + s + b.String()
+	}
+	return sign + currency + " " + b.String()
+}

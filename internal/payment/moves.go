@@ -1,0 +1,178 @@
+package payment
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"strings"
+	"unicode"
+
+	"github.com/google/uuid"
+
+	"bankrail/internal/errs"
+)
+
+// MaxHolderNameLength bounds the account holder name a sandbox user makes
+// the mock bank report.
+const MaxHolderNameLength = 140
+
+// Lifecycle is the status machine the service applies.
+func (s *Service) Lifecycle() *Lifecycle { return s.life }
+
+// Authorise plays a sandbox outcome on a payment of viewerCustomerID (POST
+// /sandbox/payments/{id}/authorise). holder, when not empty, is the account
+// holder name the bank reports.
+func (s *Service) Authorise(ctx context.Context, viewerCustomerID, id string, o Outcome, holder string) (Payment, error) {
+	if err := checkHolderName("accountHolderName", holder); err != nil {
+		return Payment{}, err
+	}
+	p, err := s.Get(ctx, viewerCustomerID, id)
+	if err != nil {
+		return Payment{}, err
+	}
+	return s.apply(ctx, p, Event{Outcome: o, HolderName: holder})
+}
+
+// checkHolderName validates an account holder name given by a sandbox user.
+func checkHolderName(path, name string) error {
+	var v errs.Validation
+	switch {
+	case len([]rune(name)) > MaxHolderNameLength:
+		v.Add(errs.TooLong, path, "%s must be at most %d characters long.", path, MaxHolderNameLength)
+	case strings.ContainsFunc(name, unicode.IsControl):
+		v.Add(errs.InvalidFormat, path, "%s must not contain control characters.", path)
+	}
+	return v.Err()
+}
+
+// ForPayer reads the payment behind the payer's pages: the checkout token
+// must match (else RESOURCE_NOT_FOUND, as for a missing payment). A timed
+// move that is due is applied first, so the payer sees the payment as it is.
+func (s *Service) ForPayer(ctx context.Context, id, token string) (Payment, error) {
+	notFound := errs.NotFoundf("This payment link is not valid.")
+	if _, err := uuid.Parse(id); err != nil || token == "" {
+		return Payment{}, notFound
+	}
+	p, err := s.store.GetPaymentByID(ctx, strings.ToLower(id))
+	if errs.Is(err, errs.NotFound) || err == nil && subtle.ConstantTimeCompare([]byte(p.CheckoutToken), []byte(token)) != 1 {
+		return Payment{}, notFound
+	}
+	if err != nil {
+		return Payment{}, err
+	}
+	return s.settle(ctx, p)
+}
+
+// GoToBank records the bank the payer picked on the hosted checkout and
+// moves the payment to BANK_REDIRECT. Sending the same choice again (the
+// back button) changes nothing.
+func (s *Service) GoToBank(ctx context.Context, id, token, bankID string) (Payment, error) {
+	p, err := s.ForPayer(ctx, id, token)
+	if err != nil {
+		return Payment{}, err
+	}
+	if p.Status == StatusBankRedirect && p.Scheme().InstitutionID == bankID {
+		return p, nil
+	}
+	return s.apply(ctx, p, Event{BankID: bankID, Outcome: Outcome{StatusBankRedirect}})
+}
+
+// AtBank is the payer arriving at bank bankID's authorisation page: a
+// payment still NEW_PAYMENT (the api channel sends the payer straight
+// there) moves to BANK_REDIRECT. The bank must be the payment's.
+func (s *Service) AtBank(ctx context.Context, id, token, bankID string) (Payment, error) {
+	p, err := s.ForPayer(ctx, id, token)
+	if err != nil {
+		return Payment{}, err
+	}
+	if p.Scheme().InstitutionID != bankID && (p.Status != StatusNew || p.Scheme().InstitutionID != "") {
+		return Payment{}, errs.NotFoundf("This payment is not at this bank.")
+	}
+	if p.Status != StatusNew {
+		return p, nil
+	}
+	return s.apply(ctx, p, Event{BankID: bankID, Outcome: Outcome{StatusBankRedirect}})
+}
+
+// AtBankOutcome is the payer's answer on the bank's page (approve, reject,
+// cancel, a bank error or delay), with the account holder name the bank
+// reports (empty: the payer's name).
+func (s *Service) AtBankOutcome(ctx context.Context, id, token, bankID string, o Outcome, holder string) (Payment, error) {
+	if err := checkHolderName("holder", holder); err != nil {
+		return Payment{}, err
+	}
+	p, err := s.AtBank(ctx, id, token, bankID)
+	if err != nil {
+		return Payment{}, err
+	}
+	return s.apply(ctx, p, Event{Outcome: o, HolderName: holder})
+}
+
+// apply applies ev to p (a due timed move first) and saves the change.
+func (s *Service) apply(ctx context.Context, p Payment, ev Event) (Payment, error) {
+	p, err := s.settle(ctx, p)
+	if err != nil {
+		return Payment{}, err
+	}
+	c, err := s.life.Apply(p, ev, s.now())
+	if err != nil {
+		return Payment{}, err
+	}
+	if !c.Moved() {
+		return c.Payment, nil
+	}
+	if err := s.store.MovePayment(ctx, c); err != nil {
+		return Payment{}, err
+	}
+	return c.Payment, nil
+}
+
+// settle applies p's timed move when it is due. When another request or
+// instance moved the payment meanwhile, it returns the payment as stored.
+func (s *Service) settle(ctx context.Context, p Payment) (Payment, error) {
+	now := s.now()
+	if !p.Due(now) {
+		return p, nil
+	}
+	c, err := s.life.Apply(p, Event{Timed: true}, now)
+	if err != nil {
+		return Payment{}, err
+	}
+	err = s.store.MovePayment(ctx, c)
+	if errs.Is(err, errs.Conflict) {
+		return s.store.GetPaymentByID(ctx, p.ID)
+	}
+	if err != nil {
+		return Payment{}, err
+	}
+	return c.Payment, nil
+}
+
+// DueBatch is how many timed moves one run of RunTimedMoves claims.
+const DueBatch = 100
+
+// RunTimedMoves applies every timed move that is due (abandonments, the
+// answers of delayed banks). Several instances may run it at once: each
+// move is saved only if the payment is still where the move starts, so it
+// happens once. It is the background worker's task.
+func (s *Service) RunTimedMoves(ctx context.Context) error {
+	for {
+		ids, err := s.store.DuePayments(ctx, s.now(), DueBatch)
+		if err != nil {
+			return err
+		}
+		var errList []error
+		for _, id := range ids {
+			p, err := s.store.GetPaymentByID(ctx, id)
+			if err == nil {
+				_, err = s.settle(ctx, p)
+			}
+			if err != nil && !errs.Is(err, errs.NotFound) {
+				errList = append(errList, err)
+			}
+		}
+		if len(errList) > 0 || len(ids) < DueBatch || ctx.Err() != nil {
+			return errors.Join(errList...)
+		}
+	}
+}
