@@ -85,45 +85,40 @@ func TestBrowserHostedCheckoutApproved(t *testing.T) {
 	}, apptest.ServedAtPublicURL)
 }
 
-// The bank refuses: the payer lands on the failure URL; FAILED is notified.
-func TestBrowserBankRefuses(t *testing.T) {
+// The bank refuses (hosted, the merchant's bank preselected) or the payer
+// cancels (api channel: the link goes straight to the bank): the payer lands
+// on the failure or cancel URL and FAILED is notified.
+func TestBrowserRefusedOrCancelled(t *testing.T) {
 	t.Parallel()
 	b := browser(t)
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		rc, s := apptest.NewReceiver(t), newShop(t)
-		token := env.Token(t, apptest.Merchant)
-		body := s.returnURLs(apptest.EUPayment(), rc.URL+"/hook")
-		body["openBankingEU"] = map[string]any{"institutionId": apptest.BankAT}
-		p := env.CreatePayment(t, token, "hosted", body, nil)
-		ctx := tab(t, b)
-		steps(t, ctx, "open the payment link", chromedp.Navigate(p.RedirectURL()), chromedp.WaitVisible("button.primary"))
-		if got := text(t, ctx, "button.primary"); got != "Continue to Donau Bank" {
-			t.Fatalf("the merchant's bank is not preselected: %q", got)
-		}
-		steps(t, ctx, "go to the bank", chromedp.Click("button.primary", chromedp.NodeVisible), chromedp.WaitVisible("#holder"))
-		steps(t, ctx, "reject", chromedp.Click(`button[value="REFUSED_BY_BANK"]`, chromedp.NodeVisible))
-		landedAt(t, ctx, env, s, "/failure", "FAILED", "REFUSED_BY_BANK")
-		notified(t, rc, p.ID, "FAILED", "REFUSED_BY_BANK")
-	}, apptest.ServedAtPublicURL)
-}
-
-// On the api channel the link goes straight to the bank; the payer cancels
-// and lands on the cancel URL; FAILED/CANCELLED_BY_USER is notified.
-func TestBrowserPayerCancels(t *testing.T) {
-	t.Parallel()
-	b := browser(t)
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		rc, s := apptest.NewReceiver(t), newShop(t)
-		token := env.Token(t, apptest.Merchant)
-		body := s.returnURLs(apptest.EUPayment(), rc.URL+"/hook")
-		body["openBankingEU"] = map[string]any{"institutionId": apptest.BankDE}
-		p := env.CreatePayment(t, token, "api", body, nil)
-		ctx := tab(t, b)
-		steps(t, ctx, "open the payment link", chromedp.Navigate(p.RedirectURL()), chromedp.WaitVisible("#holder"))
-		steps(t, ctx, "cancel", chromedp.Click(`button[value="CANCELLED_BY_USER"]`, chromedp.NodeVisible))
-		landedAt(t, ctx, env, s, "/cancel", "FAILED", "CANCELLED_BY_USER")
-		notified(t, rc, p.ID, "FAILED", "CANCELLED_BY_USER")
-	}, apptest.ServedAtPublicURL)
+	for _, tc := range []struct {
+		channel, bank, button, path, detailed string
+	}{
+		{"hosted", apptest.BankAT, "REFUSED_BY_BANK", "/failure", "REFUSED_BY_BANK"},
+		{"api", apptest.BankDE, "CANCELLED_BY_USER", "/cancel", "CANCELLED_BY_USER"},
+	} {
+		t.Run(tc.channel, func(t *testing.T) {
+			apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+				rc, s := apptest.NewReceiver(t), newShop(t)
+				body := s.returnURLs(apptest.EUPayment(), rc.URL+"/hook")
+				body["openBankingEU"] = map[string]any{"institutionId": tc.bank}
+				p := env.CreatePayment(t, env.Token(t, apptest.Merchant), tc.channel, body, nil)
+				ctx := tab(t, b)
+				steps(t, ctx, "open the payment link", chromedp.Navigate(p.RedirectURL()))
+				if tc.channel == "hosted" {
+					steps(t, ctx, "confirm", chromedp.WaitVisible("button.primary"))
+					if got := text(t, ctx, "button.primary"); got != "Continue to Donau Bank" {
+						t.Fatalf("the merchant's bank is not preselected: %q", got)
+					}
+					steps(t, ctx, "go to the bank", chromedp.Click("button.primary", chromedp.NodeVisible))
+				}
+				steps(t, ctx, "answer at the bank", chromedp.WaitVisible("#holder"),
+					chromedp.Click(`button[value="`+tc.button+`"]`, chromedp.NodeVisible))
+				landedAt(t, ctx, env, s, tc.path, "FAILED", tc.detailed)
+				notified(t, rc, p.ID, "FAILED", tc.detailed)
+			}, apptest.ServedAtPublicURL)
+		})
+	}
 }
 
 // Without return URLs the payer ends on bankrail's final page.

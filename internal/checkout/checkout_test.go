@@ -174,6 +174,7 @@ func TestInstitutionGivenSkipsThePicker(t *testing.T) {
 		}
 		tok := tokenOf(t, p.DirectURL())
 		pr.post("/checkout/"+p.ID+"/confirm", url.Values{"token": {tok}, "bank": {apptest.BankAT}}).must(t, http.StatusConflict)
+		pr.get("/mock-banks/"+apptest.BankAT+"/authorise/"+p.ID+"?token="+tok).must(t, http.StatusNotFound, "not at this bank")
 		pr.post("/checkout/"+p.ID+"/confirm", url.Values{"token": {tok}, "bank": {apptest.BankDE}}).must(t, http.StatusSeeOther)
 	}, apptest.ServedAtPublicURL)
 }

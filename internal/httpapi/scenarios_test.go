@@ -104,3 +104,21 @@ func TestProductionRefusesScenarios(t *testing.T) {
 		authorise(t, env, token, rec.ID, map[string]string{"outcome": "COMPLETED"}).Error(t, http.StatusNotFound, "RESOURCE_NOT_FOUND")
 	}, apptest.Production)
 }
+
+// Without communication.notifications.url, the moves notify the creating
+// application's URL, signed with its secret.
+func TestLifecycleNotifiesTheApplicationURL(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		token, rc := receiving(t, env)
+		p := mustCreate(t, env, token, with(euBody(), "communication", nil), map[string]string{scenarioHeader: "CANCELLED_BY_USER"})
+		if got := gatewayNotes(t, rc, p.ID, 2); got != "PENDING/BANK_REDIRECT FAILED/CANCELLED_BY_USER" {
+			t.Fatalf("notifications %s", got)
+		}
+		for _, r := range rc.Got() {
+			if r.Header.Get("X-Service-Type") != "" {
+				t.Fatalf("a gateway notification carries X-Service-Type %q", r.Header.Get("X-Service-Type"))
+			}
+		}
+	})
+}
