@@ -16,22 +16,28 @@ import (
 // not used (payer.name, shopper.documentId, bankEditable); unknown fields are
 // ignored. Table says where each one goes.
 type Request struct {
+	Common
+	Payer             *Payer `json:"payer,omitempty"`
+	Callback          string `json:"callback,omitempty"`
+	PaymentSuccessURL string `json:"paymentSuccessUrl,omitempty"`
+	PaymentFailureURL string `json:"paymentFailureUrl,omitempty"`
+	PaymentPendingURL string `json:"paymentPendingUrl,omitempty"`
+	PaymentCancelURL  string `json:"paymentCancelUrl,omitempty"`
+	BankEditable      *bool  `json:"bankEditable,omitempty"`
+}
+
+// Common are the fields the legacy payment request and the embedded
+// checkout's request share.
+type Common struct {
 	CurrencyCode              string          `json:"currencyCode,omitempty"`
 	Amount                    *int64          `json:"amount,omitempty"`
 	Type                      string          `json:"type,omitempty"`
 	UniqueReference           string          `json:"uniqueReference,omitempty"`
 	MerchantInternalReference string          `json:"merchantInternalReference,omitempty"`
-	Payer                     *Payer          `json:"payer,omitempty"`
 	Shopper                   *Shopper        `json:"shopper,omitempty"`
 	Bank                      string          `json:"bank,omitempty"`
-	Callback                  string          `json:"callback,omitempty"`
 	NotificationURL           string          `json:"notificationUrl,omitempty"`
-	PaymentSuccessURL         string          `json:"paymentSuccessUrl,omitempty"`
-	PaymentFailureURL         string          `json:"paymentFailureUrl,omitempty"`
-	PaymentPendingURL         string          `json:"paymentPendingUrl,omitempty"`
-	PaymentCancelURL          string          `json:"paymentCancelUrl,omitempty"`
 	CheckoutCountries         []string        `json:"checkoutCountries"`
-	BankEditable              *bool           `json:"bankEditable,omitempty"`
 	SummaryDetails            []SummaryDetail `json:"summaryDetails"`
 	Beneficiary               *Beneficiary    `json:"beneficiary,omitempty"`
 }
@@ -76,17 +82,7 @@ type Beneficiary struct {
 // part of it (an embedded checkout reports through events). Origin is the
 // only field of its own.
 type Dropin struct {
-	CurrencyCode              string          `json:"currencyCode,omitempty"`
-	Amount                    *int64          `json:"amount,omitempty"`
-	Type                      string          `json:"type,omitempty"`
-	UniqueReference           string          `json:"uniqueReference,omitempty"`
-	MerchantInternalReference string          `json:"merchantInternalReference,omitempty"`
-	Shopper                   *Shopper        `json:"shopper,omitempty"`
-	Bank                      string          `json:"bank,omitempty"`
-	NotificationURL           string          `json:"notificationUrl,omitempty"`
-	CheckoutCountries         []string        `json:"checkoutCountries"`
-	SummaryDetails            []SummaryDetail `json:"summaryDetails"`
-	Beneficiary               *Beneficiary    `json:"beneficiary,omitempty"`
+	Common
 	// Origin is the web origin of the merchant page that embeds the
 	// checkout (https://shop.example). When given, the checkout refuses to
 	// be mounted in any other site; its events only ever go to the page
