@@ -95,9 +95,18 @@ type Source interface {
 	// check adds the failures of the source's own fields (those that have
 	// no Global counterpart).
 	check(v *errs.Validation)
+	// scope is what, besides the Global request, makes two requests
+	// different for idempotency.
+	scope() string
 }
 
 func (*Request) check(*errs.Validation) {}
+
+func (*Request) scope() string { return "" }
+
+// scope: the token is bound to the origin, so another origin is another
+// request.
+func (d *Dropin) scope() string { return " origin=" + d.Origin }
 
 func (d *Dropin) check(v *errs.Validation) {
 	if d.Origin == "" {

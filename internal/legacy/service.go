@@ -28,7 +28,7 @@ func (s *Service) Create(ctx context.Context, in payment.CreateInput, src Source
 	if m.Failed() {
 		return payment.Response{}, m.Translate(s.payments.Check(req, payment.ChannelHosted))
 	}
-	in.Channel, in.Request = payment.ChannelHosted, req
+	in.Channel, in.Request, in.Operation = payment.ChannelHosted, req, in.Operation+src.scope()
 	resp, err := s.payments.Create(ctx, in, render)
 	return resp, m.Translate(err)
 }
