@@ -121,6 +121,10 @@ func TestCheckoutLibraryServed(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
 	pr := newPayer(t, env)
+	lib := env.Do(t, apptest.Request{Method: "GET", Path: "/js/v1/checkout.js"}) // documented in the OpenAPI document
+	if lib.Status != http.StatusOK || !strings.Contains(string(lib.Body), "global.BankrailCheckout") {
+		t.Fatalf("library: %d", lib.Status)
+	}
 	for path, want := range map[string]string{"/js/v1/checkout.js": "BankrailCheckout", "/checkout/static/embed.js": "postMessage"} {
 		pg := pr.get(path)
 		pg.must(t, http.StatusOK, want)
