@@ -27,7 +27,7 @@ func dropinBody(origin string) map[string]any {
 	return map[string]any{"currencyCode": "EUR", "amount": 1050, "type": "BILL", "origin": origin,
 		"shopper":           map[string]any{"reference": "cust-1", "firstName": "Anna", "lastName": "Müller"},
 		"checkoutCountries": []string{"DE", "AT"}, "summaryDetails": []map[string]string{{"label": "Order", "value": "42"}},
-		"beneficiary":       map[string]any{"name": "Test Shop GmbH", "iban": apptest.IBANDE}}
+		"beneficiary": map[string]any{"name": "Test Shop GmbH", "iban": apptest.IBANDE}}
 }
 
 // framedBy fails unless pg may be framed by origin only and runs
