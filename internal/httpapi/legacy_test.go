@@ -320,3 +320,29 @@ func TestLegacyMigrationGuideServed(t *testing.T) {
 		t.Fatalf("Link %q", resp.Header.Get("Link"))
 	}
 }
+
+// A legacy payment lives as any payment: a sandbox scenario moves it, and
+// its notifications go to its notificationUrl, signed.
+func TestLegacyPaymentLifecycle(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		shop := env.Token(t, apptest.Merchant)
+		rc := apptest.NewReceiver(t)
+		id := mustCreateLegacy(t, env, shop, with(legacyBody(), "notificationUrl", rc.URL+"/hook"),
+			map[string]string{"X-Service-Testing-Scenario": "COMPLETED"}).ID
+		var statuses []string
+		for _, r := range rc.WaitFor(t, 2) {
+			g := verify(t, r).Gateway
+			if g == nil || g.Payment != id || g.MerchantInternalReference != "order-42" || g.Amount != 1050 {
+				t.Fatalf("notification %s", r.Body)
+			}
+			statuses = append(statuses, g.Status+"/"+g.DetailedStatus)
+		}
+		if !slices.Equal(statuses, []string{"PENDING/BANK_REDIRECT", "COMPLETED/COMPLETED"}) {
+			t.Fatalf("notifications %q", statuses)
+		}
+		if d := detailsJSON(t, env, shop, id); d["status"] != "COMPLETED" || d["uniqueReference"] != "Order 42" {
+			t.Fatalf("details %v", d)
+		}
+	})
+}
