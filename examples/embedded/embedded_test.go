@@ -39,6 +39,7 @@ func TestEmbeddedCheckoutInABrowser(t *testing.T) {
 		} {
 			ctx := browsertest.Tab(t, b)
 			browsertest.Steps(t, ctx, "open the shop", chromedp.Navigate(srv.URL), chromedp.WaitVisible("iframe"))
+			forgedMessageIgnored(t, ctx)
 			inFrame(t, ctx, "pick a bank", "a.bank")
 			inFrame(t, ctx, "confirm", "button.primary")
 			inFrame(t, ctx, "answer at the bank", `button[value="`+tc.button+`"]`)
@@ -60,6 +61,27 @@ func TestEmbeddedCheckoutInABrowser(t *testing.T) {
 			})
 		}
 	}, apptest.ServedAtPublicURL)
+}
+
+// forgedMessageIgnored posts a checkout event from the shop's own window
+// (not bankrail's frame): the library must not report it.
+func forgedMessageIgnored(t *testing.T, ctx context.Context) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err := chromedp.Run(c, chromedp.Evaluate[bool](`(function () {
+		var id = new URL(document.querySelector('iframe').src).pathname.split('/')[2];
+		window.postMessage({source: 'bankrail', type: 'success', paymentId: id, status: 'COMPLETED'}, '*');
+		return true;
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // the message is delivered asynchronously
+	n, err := chromedp.Run(c, chromedp.Evaluate[int](`document.getElementById('events').children.length`))
+	if err != nil || n != 0 {
+		t.Fatalf("a message from another window was reported as an event (%d events, %v)", n, err)
+	}
 }
 
 // inFrame waits for sel inside the checkout's iframe and clicks it.
