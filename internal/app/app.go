@@ -20,6 +20,7 @@ import (
 	"bankrail/internal/config"
 	"bankrail/internal/httpapi"
 	"bankrail/internal/identity"
+	"bankrail/internal/legacy"
 	"bankrail/internal/netguard"
 	"bankrail/internal/notify"
 	"bankrail/internal/notify/dispatch"
@@ -170,6 +171,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(),
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
 		Payments:      a.payments,
+		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metrics,
 		Pages: pages, PagePrefixes: checkout.Prefixes,
 	})

@@ -3,6 +3,7 @@ package apptest
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"sync"
@@ -23,7 +24,17 @@ var (
 	specErr    error
 )
 
+// textBody decodes a text response (Markdown, JavaScript) as a string, for
+// the schema check.
+func textBody(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+	b, err := io.ReadAll(body)
+	return string(b), err
+}
+
 func loadSpec() {
+	for _, ct := range []string{"text/markdown", "text/javascript"} {
+		openapi3filter.RegisterBodyDecoder(ct, textBody)
+	}
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromData(api.YAML)
 	if err != nil {

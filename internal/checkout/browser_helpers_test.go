@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,59 +14,21 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"bankrail/internal/apptest"
+	"bankrail/internal/browsertest"
 )
-
-// chromiumPath is Debian's Chromium, the browser of the browser tests.
-const chromiumPath = "/usr/bin/chromium"
 
 // browser starts a headless Chromium for the test, with JavaScript off (the
 // pages must work without it), or skips the test when Chromium is not
-// installed; with BANKRAIL_REQUIRE_CHROMIUM=1 (CI) a missing Chromium fails.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path := chromiumPath
-	if _, err := os.Stat(path); err != nil {
-		if p, err := exec.LookPath("chromium"); err == nil {
-			path = p
-		} else if os.Getenv("BANKRAIL_REQUIRE_CHROMIUM") == "1" {
-			t.Fatalf("Chromium is required (BANKRAIL_REQUIRE_CHROMIUM=1) but %s is missing: apt-get install chromium", chromiumPath)
-		} else {
-			t.Skipf("browser test skipped: Chromium is not installed (apt-get install chromium); set BANKRAIL_REQUIRE_CHROMIUM=1 to make this a failure")
-		}
-	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("blink-settings", "scriptEnabled=false"),
-		chromedp.WindowSize(412, 915))
-	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil { // starts the browser
-		t.Fatalf("start Chromium: %v", err)
-	}
-	return ctx
-}
+// installed (see browsertest).
+func browser(t *testing.T) context.Context { return browsertest.Start(t, false) }
 
 // tab opens a new tab with a phone-sized viewport, closed with the test.
-func tab(t *testing.T, browser context.Context) context.Context {
-	t.Helper()
-	ctx, cancel := chromedp.NewContext(browser)
-	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(412, 915)); err != nil {
-		t.Fatal(err)
-	}
-	return ctx
-}
+func tab(t *testing.T, browser context.Context) context.Context { return browsertest.Tab(t, browser) }
 
 // steps runs actions with a time limit.
 func steps(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	c, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
-	if err := chromedp.Do(c, actions...); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
+	browsertest.Steps(t, ctx, what, actions...)
 }
 
 // text reads the visible text of sel.

@@ -1,7 +1,8 @@
 // Package checkout is the payer's side of bankrail, served as HTML: the
 // hosted checkout (bank picker with search, confirmation page), the mock
 // banks' authorisation pages (sandbox only) and the return to the merchant
-// with a signed outcome. Pages are rendered on the server from embedded
+// with a signed outcome; the same pages embedded in a merchant's page
+// (embed.go) with their small JavaScript library. Pages are rendered on the server from embedded
 // html/template files and work without JavaScript. It is an adapter: the
 // rules live in internal/payment.
 //
@@ -51,11 +52,11 @@ func New(d Deps) *Handler {
 	if u, err := url.Parse(d.PublicURL); err == nil {
 		h.origin = u.Scheme + "://" + u.Host
 	}
-	h.mux.HandleFunc("GET /checkout/static/checkout.css", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=3600")
-		http.ServeFileFS(w, r, files, "static/checkout.css")
-	})
+	h.mux.HandleFunc("GET /checkout/static/checkout.css", serveStatic("static/checkout.css", "text/css; charset=utf-8"))
+	h.mux.HandleFunc("GET /checkout/static/embed.js", serveStatic("static/embed.js", "text/javascript; charset=utf-8"))
+	h.mux.HandleFunc("GET /js/v1/checkout.js", serveStatic("static/checkout.js", "text/javascript; charset=utf-8"))
 	h.mux.HandleFunc("GET /checkout/{id}", h.page(h.showCheckout))
+	h.mux.HandleFunc("GET /checkout/{id}/embed", h.page(h.startEmbedded))
 	h.mux.HandleFunc("GET /checkout/{id}/confirm", h.page(h.showConfirm))
 	h.mux.HandleFunc("POST /checkout/{id}/confirm", h.page(h.goToBank))
 	h.mux.HandleFunc("GET /checkout/{id}/done", h.page(h.showDone))
@@ -67,8 +68,8 @@ func New(d Deps) *Handler {
 }
 
 // Prefixes are the paths the handler serves below; the HTTP server mounts
-// it there.
-var Prefixes = []string{"/checkout/", "/mock-banks/"}
+// it there. /js/ holds the embedded checkout's library.
+var Prefixes = []string{"/checkout/", "/mock-banks/", "/js/"}
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -95,6 +96,9 @@ func (h *Handler) page(fn pageFunc) http.HandlerFunc {
 		if r.Method == http.MethodPost && !h.sameOrigin(r) {
 			h.renderError(w, r, http.StatusForbidden, "This form was sent from another site.")
 			return
+		}
+		if origin := embeddedOrigin(r.FormValue("token")); origin != "" {
+			allowFraming(w, origin)
 		}
 		if err := fn(w, r); err != nil {
 			h.fail(w, r, err)

@@ -17,6 +17,7 @@ type page struct {
 	Status   int
 	Location string
 	Body     string
+	Header   http.Header
 }
 
 // payer is a browser without JavaScript: it does not follow redirects, so
@@ -49,7 +50,7 @@ func (p *payer) do(req *http.Request) page {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return page{Status: resp.StatusCode, Location: resp.Header.Get("Location"), Body: string(b)}
+	return page{Status: resp.StatusCode, Location: resp.Header.Get("Location"), Body: string(b), Header: resp.Header}
 }
 
 // get fetches u.

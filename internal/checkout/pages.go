@@ -165,6 +165,7 @@ func (h *Handler) showDone(w http.ResponseWriter, r *http.Request) error {
 	v := paymentView(p, token)
 	v.Outcome = outcomeOf(p)
 	v.Title = v.Outcome.Heading
+	v.EmbedOrigin, v.Status = embeddedOrigin(token), string(p.Status)
 	if p.Status == payment.StatusBankRedirect && h.Sandbox {
 		v.BankURL = bankPage(p, token)
 	}
@@ -177,7 +178,8 @@ func (h *Handler) showDone(w http.ResponseWriter, r *http.Request) error {
 
 // finish sends the payer where a payment past the checkout belongs: the
 // bank while it waits for the payer there, else the merchant's return URL
-// for the outcome with the signed outcome parameters, else the final page.
+// for the outcome with the signed outcome parameters, else the final page
+// (always, in an embedded checkout: it tells the merchant's page).
 func (h *Handler) finish(w http.ResponseWriter, r *http.Request, p payment.Payment, token string) error {
 	if p.Status == payment.StatusBankRedirect && h.Sandbox {
 		http.Redirect(w, r, bankPage(p, token), http.StatusSeeOther)
@@ -185,7 +187,7 @@ func (h *Handler) finish(w http.ResponseWriter, r *http.Request, p payment.Payme
 	}
 	o := outcomeOf(p)
 	target := returnURL(p, o.Kind)
-	if target == "" || p.Status == payment.StatusNew || p.Status == payment.StatusBankRedirect {
+	if target == "" || p.Status == payment.StatusNew || p.Status == payment.StatusBankRedirect || embeddedOrigin(token) != "" {
 		http.Redirect(w, r, "/checkout/"+p.ID+"/done?"+url.Values{"token": {token}}.Encode(), http.StatusSeeOther)
 		return nil
 	}

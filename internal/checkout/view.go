@@ -40,6 +40,11 @@ type view struct {
 	// Final and error pages.
 	Outcome outcomeView
 	Message string
+
+	// Embedded checkout: the origin of the merchant's page the final page
+	// tells the outcome, and the payment's status.
+	EmbedOrigin string
+	Status      string
 }
 
 // bankItem is a bank as the pages show it.

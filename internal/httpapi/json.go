@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"bankrail/internal/errs"
@@ -81,7 +82,7 @@ func decodeJSONBytes(body []byte, dst any) error {
 	case errors.As(err, &syntaxErr):
 		return errs.E(errs.BadRequest, "Malformed JSON at byte %d: %s.", syntaxErr.Offset, syntaxErr.Error())
 	case errors.As(err, &typeErr):
-		path := typeErr.Field
+		path := jsonPath(reflect.TypeOf(dst), typeErr.Field)
 		if path == "" {
 			return errs.E(errs.BadRequest, "The request body must be a JSON object.")
 		}
@@ -115,4 +116,38 @@ func jsonKind(kind string) string {
 	default:
 		return kind
 	}
+}
+
+// jsonPath removes from an encoding/json error path the names of embedded
+// structs, which encoding/json puts in it ("Common.amount") although they
+// are not in the JSON ("amount"). t is the type decoded into.
+func jsonPath(t reflect.Type, path string) string {
+	var out []string
+	for _, name := range strings.Split(path, ".") {
+		for t != nil && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+			t = t.Elem()
+		}
+		if t == nil || t.Kind() != reflect.Struct {
+			out, t = append(out, name), nil
+			continue
+		}
+		if f, ok := t.FieldByName(name); ok && f.Anonymous && f.Tag.Get("json") == "" {
+			t = f.Type // an embedded struct: its fields are the outer object's
+			continue
+		}
+		out, t = append(out, name), fieldType(t, name)
+	}
+	return strings.Join(out, ".")
+}
+
+// fieldType is the type of the field that JSON name names in struct t
+// (promoted fields included), or nil.
+func fieldType(t reflect.Type, name string) reflect.Type {
+	for _, f := range reflect.VisibleFields(t) {
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == name || tag == "" && strings.EqualFold(f.Name, name) {
+			return f.Type
+		}
+	}
+	return nil
 }

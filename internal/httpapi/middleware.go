@@ -13,6 +13,7 @@ import (
 
 	"bankrail/internal/auth"
 	"bankrail/internal/errs"
+	legacyapi "bankrail/internal/legacy"
 )
 
 type ctxKey int
@@ -28,7 +29,14 @@ func requestIDFrom(ctx context.Context) string {
 	return id
 }
 
-func withLegacy(ctx context.Context) context.Context { return context.WithValue(ctx, legacyKey, true) }
+// asLegacy marks a request of the legacy API: its errors take the legacy
+// shape, and its answer carries the deprecation headers.
+func asLegacy(w http.ResponseWriter, r *http.Request) *http.Request {
+	for _, h := range legacyapi.DeprecationHeaders() {
+		w.Header().Set(h.Name, h.Value)
+	}
+	return r.WithContext(context.WithValue(r.Context(), legacyKey, true))
+}
 
 func isLegacy(ctx context.Context) bool { v, _ := ctx.Value(legacyKey).(bool); return v }
 
@@ -129,7 +137,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	probe := &headerProbe{header: http.Header{}}
 	h.ServeHTTP(probe, r)
 	if strings.HasPrefix(r.URL.Path, "/legacy/") {
-		r = r.WithContext(withLegacy(r.Context()))
+		r = asLegacy(w, r)
 	}
 	if probe.status == http.StatusMethodNotAllowed {
 		w.Header().Set("Allow", probe.header.Get("Allow"))
@@ -162,8 +170,8 @@ func (s *Server) guard(r *http.Request, rt route) (*http.Request, error) {
 		}
 		r = r.WithContext(auth.WithPrincipal(r.Context(), p))
 	}
-	if rt.apiVersion {
-		return r, checkAPIVersion(r, "1")
+	if len(rt.apiVersions) > 0 {
+		return r, checkAPIVersion(r, rt.apiVersions...)
 	}
 	return r, nil
 }

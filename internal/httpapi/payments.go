@@ -30,45 +30,63 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	key, err := idempotencyKey(r)
+	in, err := s.creation(r, "POST /payments")
 	if err != nil {
 		return err
+	}
+	if err := s.decodeJSON(w, r, &in.Request); err != nil {
+		return err
+	}
+	in.Channel = channel
+	resp, err := s.Payments.Create(r.Context(), in, render(s.recordOf))
+	if err != nil {
+		return err
+	}
+	writeCreated(w, resp)
+	return nil
+}
+
+// creation reads what every endpoint that creates a payment (Global,
+// legacy, embedded checkout) takes besides its body: the caller, the
+// Idempotency-Key and the sandbox scenario.
+func (s *Server) creation(r *http.Request, operation string) (payment.CreateInput, error) {
+	key, err := idempotencyKey(r)
+	if err != nil {
+		return payment.CreateInput{}, err
 	}
 	scenario, err := s.testingScenario(r)
 	if err != nil {
-		return err
-	}
-	var req payment.CreateRequest
-	if err := s.decodeJSON(w, r, &req); err != nil {
-		return err
+		return payment.CreateInput{}, err
 	}
 	who := principal(r)
-	resp, err := s.Payments.Create(r.Context(), payment.CreateInput{
+	return payment.CreateInput{
 		Creator:        payment.Creator{CustomerID: who.CustomerID, ClientID: who.ClientID, UserID: who.UserID},
-		Channel:        channel,
 		IdempotencyKey: key,
-		Operation:      "POST /payments",
-		Request:        req,
+		Operation:      operation,
 		Scenario:       scenario,
-	}, s.renderCreated)
-	if err != nil {
-		return err
+	}, nil
+}
+
+// render makes the answer to a new payment (201 with view's JSON), kept
+// for idempotent replays.
+func render[T any](view func(payment.Payment) T) payment.Renderer {
+	return func(p payment.Payment) (payment.Response, error) {
+		body, err := encodeJSON(view(p))
+		if err != nil {
+			return payment.Response{}, err
+		}
+		return payment.Response{Status: http.StatusCreated, Body: body, ResourceID: p.ID}, nil
 	}
+}
+
+// writeCreated writes the answer of a creation with Location: /payments/{id}
+// and, for a replay, Idempotent-Replayed: true.
+func writeCreated(w http.ResponseWriter, resp payment.Response) {
 	if resp.Replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
 	w.Header().Set("Location", "/payments/"+resp.ResourceID)
 	writeJSONBytes(w, resp.Status, resp.Body)
-	return nil
-}
-
-// renderCreated is the answer to a new payment, kept for replays.
-func (s *Server) renderCreated(p payment.Payment) (payment.Response, error) {
-	body, err := encodeJSON(s.recordOf(p))
-	if err != nil {
-		return payment.Response{}, err
-	}
-	return payment.Response{Status: http.StatusCreated, Body: body, ResourceID: p.ID}, nil
 }
 
 // initiationChannel reads X-Service-Initiation-Channel: hosted or api.
@@ -207,19 +225,26 @@ func timeParam(v, name string) (time.Time, error) {
 
 // nameMatchScore serves GET /payments/{id}/name-match-score.
 func (s *Server) nameMatchScore(w http.ResponseWriter, r *http.Request) error {
+	return s.scoreName(w, r, "allowInitials", "score")
+}
+
+// scoreName answers a name match score: the query parameter that allows
+// initials and the name of the score in the answer differ between the
+// Global and the legacy API.
+func (s *Server) scoreName(w http.ResponseWriter, r *http.Request, initialsParam, scoreField string) error {
 	allow := false
-	switch v := r.URL.Query().Get("allowInitials"); strings.ToLower(v) {
+	switch v := r.URL.Query().Get(initialsParam); strings.ToLower(v) {
 	case "", "false":
 	case "true":
 		allow = true
 	default:
-		return errs.E(errs.InvalidQueryParam, "allowInitials must be true or false, got %q.", v)
+		return errs.E(errs.InvalidQueryParam, "%s must be true or false, got %q.", initialsParam, v)
 	}
 	m, err := s.Payments.NameMatchScore(r.Context(), principal(r).CustomerID, r.PathValue("id"), allow)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"invocationId": m.InvocationID, "score": m.Score})
+	writeJSON(w, http.StatusOK, map[string]any{"invocationId": m.InvocationID, scoreField: m.Score})
 	return nil
 }
 

@@ -27,6 +27,13 @@ func (s *Server) routes() {
 		s.handle("GET /banks/{id}/icon.svg", s.bankImage, public)
 		s.handle("GET /c/{code}", s.followShortLink, public)
 	}
+	// The legacy Payments API and the embedded checkout, on the same core.
+	if s.Legacy != nil {
+		s.handle("POST /legacy/payments", s.createLegacyPayment, needs(identity.PaymentsWrite), legacyVersioned, legacy)
+		s.handle("GET /legacy/payments/{id}/name-match-score", s.legacyNameMatchScore, needs(identity.PaymentsRead), legacy)
+		s.handle("GET /legacy/migration-guide", s.migrationGuide, public, legacy)
+		s.handle("POST /dropin", s.createDropin, needs(identity.PaymentsWrite))
+	}
 	// The payer's pages (HTML, their own routing and error pages).
 	if s.Pages != nil {
 		for _, prefix := range s.PagePrefixes {

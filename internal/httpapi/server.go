@@ -13,6 +13,7 @@ import (
 	"bankrail/internal/clock"
 	"bankrail/internal/config"
 	"bankrail/internal/identity"
+	legacyapi "bankrail/internal/legacy"
 	"bankrail/internal/notify"
 	"bankrail/internal/payment"
 )
@@ -36,9 +37,10 @@ type Deps struct {
 	DB      Pinger
 	Sandbox *clock.Virtual // nil in production
 
-	Payments      *payment.Service // Global API payments, banks and short links
-	Notifications *notify.Service  // the delivery log and test notifications
-	Metrics       http.Handler     // Prometheus metrics at GET /metrics
+	Payments      *payment.Service   // Global API payments, banks and short links
+	Legacy        *legacyapi.Service // legacy Payments API and embedded checkout creation (needs Payments)
+	Notifications *notify.Service    // the delivery log and test notifications
+	Metrics       http.Handler       // Prometheus metrics at GET /metrics
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.
@@ -72,10 +74,10 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 // route describes how one endpoint is guarded.
 type route struct {
-	public     bool                // no bearer token needed
-	permission identity.Permission // needed unless public
-	apiVersion bool                // X-Service-Api-Version: 1 required
-	legacy     bool                // legacy error shape
+	public      bool                // no bearer token needed
+	permission  identity.Permission // needed unless public
+	apiVersions []string            // X-Service-Api-Version required, one of these
+	legacy      bool                // legacy error shape and deprecation headers
 }
 
 // routeOption sets one property of a route.
@@ -88,9 +90,14 @@ func public(r *route) { r.public = true }
 func needs(p identity.Permission) routeOption { return func(r *route) { r.permission = p } }
 
 // versioned marks a route that requires X-Service-Api-Version: 1.
-func versioned(r *route) { r.apiVersion = true }
+func versioned(r *route) { r.apiVersions = []string{"1"} }
 
-// legacy marks a route of the legacy Payments API (legacy error shape).
+// legacyVersioned marks a route that requires the legacy API's
+// X-Service-Api-Version: 1 to 4 or edge.
+func legacyVersioned(r *route) { r.apiVersions = []string{"1", "2", "3", "4", "edge"} }
+
+// legacy marks a route of the legacy Payments API: legacy error shape and
+// the deprecation headers.
 func legacy(r *route) { r.legacy = true }
 
 // handle registers h at pattern ("METHOD /path") behind the guards of opts.
@@ -104,7 +111,7 @@ func (s *Server) handle(pattern string, h handlerFunc, opts ...routeOption) {
 	}
 	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rt.legacy {
-			r = r.WithContext(withLegacy(r.Context()))
+			r = asLegacy(w, r)
 		}
 		r, err := s.guard(r, rt)
 		if err != nil {

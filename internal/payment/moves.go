@@ -45,20 +45,25 @@ func checkHolderName(path, name string) error {
 	return v.Err()
 }
 
-// ForPayer reads the payment behind the payer's pages: the checkout token
-// must match (else RESOURCE_NOT_FOUND, as for a missing payment). A timed
-// move that is due is applied first, so the payer sees the payment as it is.
+// ForPayer reads the payment behind the payer's pages: the token must be
+// the payment's checkout token or one of its link tokens that has not
+// expired (else RESOURCE_NOT_FOUND, as for a missing payment). A timed move
+// that is due is applied first, so the payer sees the payment as it is.
 func (s *Service) ForPayer(ctx context.Context, id, token string) (Payment, error) {
 	notFound := errs.NotFoundf("This payment link is not valid.")
 	if _, err := uuid.Parse(id); err != nil || token == "" {
 		return Payment{}, notFound
 	}
 	p, err := s.store.GetPaymentByID(ctx, strings.ToLower(id))
-	if errs.Is(err, errs.NotFound) || err == nil && subtle.ConstantTimeCompare([]byte(p.CheckoutToken), []byte(token)) != 1 {
+	switch {
+	case errs.Is(err, errs.NotFound):
 		return Payment{}, notFound
-	}
-	if err != nil {
+	case err != nil:
 		return Payment{}, err
+	case subtle.ConstantTimeCompare([]byte(p.CheckoutToken), []byte(token)) != 1:
+		if _, err := checkLink(p, token, s.now()); err != nil {
+			return Payment{}, err
+		}
 	}
 	return s.settle(ctx, p)
 }

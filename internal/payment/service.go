@@ -203,12 +203,26 @@ type Redirect struct {
 // direct address is the hosted checkout; on the api channel it is the
 // chosen bank's authorisation page.
 func (s *Service) RedirectOf(p Payment) Redirect {
-	token := url.QueryEscape(p.CheckoutToken)
-	direct := fmt.Sprintf("%s/checkout/%s?token=%s", s.cfg.PublicURL, p.ID, token)
+	direct := s.checkoutAddress(p, p.CheckoutToken)
 	if p.Channel == ChannelAPI {
-		direct = fmt.Sprintf("%s/mock-banks/%s/authorise/%s?token=%s", s.cfg.PublicURL, p.Scheme().InstitutionID, p.ID, token)
+		direct = fmt.Sprintf("%s/mock-banks/%s/authorise/%s?token=%s", s.cfg.PublicURL, p.Scheme().InstitutionID, p.ID, url.QueryEscape(p.CheckoutToken))
 	}
 	return Redirect{URL: s.cfg.PublicURL + "/c/" + p.ShortCode, DirectURL: direct}
+}
+
+// checkoutAddress is the hosted checkout of p opened with token.
+func (s *Service) checkoutAddress(p Payment, token string) string {
+	return fmt.Sprintf("%s/checkout/%s?token=%s", s.cfg.PublicURL, p.ID, url.QueryEscape(token))
+}
+
+// CheckoutURL is the hosted checkout of p opened with a link token of l
+// (the legacy API's checkoutUrl).
+func (s *Service) CheckoutURL(p Payment, l Link) string { return s.checkoutAddress(p, LinkToken(p, l)) }
+
+// Check validates a create request as Create would, without creating
+// anything (the legacy API reports its own mapping errors beside these).
+func (s *Service) Check(r CreateRequest, ch Channel) error {
+	return Validate(&r, ch, Limits{MaxAmount: s.cfg.MaxAmount}, s.banks)
 }
 
 // ResolveShortLink returns the direct address behind a short link code.

@@ -1,0 +1,77 @@
+// Package browsertest starts the headless Chromium of the browser tests
+// (chromedp). Without Chromium a test is skipped, unless
+// BANKRAIL_REQUIRE_CHROMIUM=1 (CI), where it fails.
+package browsertest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// ChromiumPath is Debian's Chromium, the browser of the browser tests.
+const ChromiumPath = "/usr/bin/chromium"
+
+// Width and Height are the phone-sized viewport of every tab.
+const (
+	Width  = 412
+	Height = 915
+)
+
+// Start starts a headless Chromium for the test, closed with it; scripts
+// run only when javascript is true. It skips the test when Chromium is not
+// installed, or fails it when BANKRAIL_REQUIRE_CHROMIUM=1.
+func Start(t *testing.T, javascript bool) context.Context {
+	t.Helper()
+	path := ChromiumPath
+	if _, err := os.Stat(path); err != nil {
+		if p, err := exec.LookPath("chromium"); err == nil {
+			path = p
+		} else if os.Getenv("BANKRAIL_REQUIRE_CHROMIUM") == "1" {
+			t.Fatalf("Chromium is required (BANKRAIL_REQUIRE_CHROMIUM=1) but %s is missing: apt-get install chromium", ChromiumPath)
+		} else {
+			t.Skipf("browser test skipped: Chromium is not installed (apt-get install chromium); set BANKRAIL_REQUIRE_CHROMIUM=1 to make this a failure")
+		}
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck, chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.WindowSize(Width, Height),
+	}
+	if !javascript {
+		opts = append(opts, chromedp.Flag("blink-settings", "scriptEnabled=false"))
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil { // starts the browser
+		t.Fatalf("start Chromium: %v", err)
+	}
+	return ctx
+}
+
+// Tab opens a new tab with the phone-sized viewport, closed with the test.
+func Tab(t *testing.T, browser context.Context) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(Width, Height)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+// Steps runs actions within 20 seconds, failing the test with what on error.
+func Steps(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(c, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
