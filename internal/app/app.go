@@ -257,9 +257,6 @@ func (a *App) Identity() *identity.Service { return a.identity }
 // Payments is the payment service.
 func (a *App) Payments() *payment.Service { return a.payments }
 
-// Auth is the auth service.
-func (a *App) Auth() *auth.Service { return a.auth }
-
 // Start listens on cfg.Addr and serves until Shutdown, and starts the
 // background workers.
 func (a *App) Start(ctx context.Context) error {

@@ -26,6 +26,3 @@ func (a *App) buildNotifications(opts Options) http.Handler {
 	a.workers = append(a.workers, a.dispatcher)
 	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 }
-
-// Dispatcher is the notification dispatcher (for tests).
-func (a *App) Dispatcher() *dispatch.Dispatcher { return a.dispatcher }

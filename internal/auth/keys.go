@@ -35,17 +35,14 @@ func NewKeyRing(store Store, clk clock.Clock) *KeyRing {
 
 // Load reads the keys, creating the first one when there is none.
 func (r *KeyRing) Load(ctx context.Context) error {
-	keys, err := r.store.ListSigningKeys(ctx)
-	if err != nil {
-		return fmt.Errorf("list signing keys: %w", err)
+	if err := r.Refresh(ctx); err != nil {
+		return err
 	}
-	if len(keys) == 0 {
-		if _, err := r.Rotate(ctx); err != nil {
-			return err
-		}
+	if kid, _ := r.signingKey(); kid != "" {
 		return nil
 	}
-	return r.install(keys)
+	_, err := r.Rotate(ctx)
+	return err
 }
 
 func (r *KeyRing) install(keys []SigningKey) error {

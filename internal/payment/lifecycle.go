@@ -36,9 +36,6 @@ const (
 // CanMove reports whether the table allows from -> to.
 func CanMove(from, to Status) bool { return slices.Contains(moves[from], to) }
 
-// NextStatuses lists the statuses the table allows after s.
-func NextStatuses(s Status) []Status { return slices.Clone(moves[s]) }
-
 // Initiating reports whether the payer's part of the payment is still
 // under way (paymentInitiationFlow PROCESSING).
 func (s Status) Initiating() bool { return s.Flow() == FlowProcessing }
