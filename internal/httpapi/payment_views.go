@@ -238,12 +238,6 @@ func currencyViewOf(code string) currencyView {
 	return currencyView{ID: code, Name: c.Name, Decimal: c.Decimals, Active: ok}
 }
 
-// Refunds need the funds to have arrived (Connect: RECEIVED).
-const (
-	refundNotReceivedCode   = "PAYMENT_NOT_RECEIVED"
-	refundNotReceivedReason = "Only a payment whose funds were received into a Connect account can be refunded."
-)
-
 // detailsOf renders the payment details record.
 func (s *Server) detailsOf(p payment.Payment) paymentDetails {
 	req := p.Request
@@ -264,13 +258,12 @@ func (s *Server) detailsOf(p payment.Payment) paymentDetails {
 		UniqueReference: p.UniqueReference, Status: p.Status, TransferType: s.Payments.TransferType(p),
 		Beneficiary: beneficiaryView{ID: acc.BeneficiaryID, CustomerID: p.CustomerID, Name: acc.Name,
 			AccountIdentifications: []identificationView{}, Country: country},
-		RefundAvailable: p.Status == payment.StatusReceived, StatusUpdates: []statusUpdateView{},
+		StatusUpdates: []statusUpdateView{},
 	}
+	refund := payment.RefundabilityOf(p)
+	d.RefundAvailable, d.RefundNotAvailableCode, d.RefundNotAvailableReason = refund.Available, refund.Code, refund.Reason
 	if acc.Bank != nil {
 		d.Account.Bankname = acc.Bank.Name
-	}
-	if !d.RefundAvailable {
-		d.RefundNotAvailableReason, d.RefundNotAvailableCode = refundNotReceivedReason, refundNotReceivedCode
 	}
 	for _, id := range acc.Identifications {
 		d.Beneficiary.AccountIdentifications = append(d.Beneficiary.AccountIdentifications, identificationView{Type: id.Type, Value: id.Value})
