@@ -19,6 +19,7 @@ import (
 	"bankrail/internal/clock"
 	"bankrail/internal/config"
 	"bankrail/internal/httpapi"
+	"bankrail/internal/idempotency"
 	"bankrail/internal/identity"
 	"bankrail/internal/legacy"
 	"bankrail/internal/netguard"
@@ -148,16 +149,16 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
 		FailureWindow: a.cfg.LoginFailureWindow,
 	})
-	paymentCfg := payment.Config{
-		PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount,
-		IdempotencyTTL: a.cfg.IdempotencyTTL, IdempotencyStrict: a.cfg.IdempotencyStrict,
-	}
+	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount}
 	if a.cfg.Mode == config.Production {
 		paymentCfg.CheckNotificationURL = func(ctx context.Context, rawURL, field string) error {
 			return netguard.CheckURL(ctx, net.DefaultResolver, rawURL, field)
 		}
 	}
-	a.payments = payment.NewService(a.store, bank.Default(), a.clock, paymentCfg)
+	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,
+		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
+	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keyGuard,
+		bank.Default(), a.clock, paymentCfg)
 	interval := opts.TimedMoves
 	if interval <= 0 {
 		interval = DefaultTimedMoves

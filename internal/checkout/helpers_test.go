@@ -115,7 +115,7 @@ func tokenOf(t *testing.T, address string) string {
 // statusOf reads a payment's status from the store.
 func statusOf(t *testing.T, env *apptest.Env, id string) payment.Status {
 	t.Helper()
-	p, err := env.App.Store().GetPaymentByID(context.Background(), id)
+	p, err := env.App.Store().Payments().GetByID(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

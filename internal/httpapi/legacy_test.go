@@ -147,7 +147,7 @@ func TestLegacyAndGlobalGiveTheSamePayment(t *testing.T) {
 
 func storedPayment(t *testing.T, env *apptest.Env, id string) payment.Payment {
 	t.Helper()
-	p, err := env.App.Store().GetPaymentByID(context.Background(), id)
+	p, err := env.App.Store().Payments().GetByID(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -67,16 +67,10 @@ func (s *Server) creation(r *http.Request, operation string) (payment.CreateInpu
 	}, nil
 }
 
-// render makes the answer to a new payment (201 with view's JSON), kept
+// render makes the representation of a new payment (view's JSON), kept
 // for idempotent replays.
 func render[T any](view func(payment.Payment) T) payment.Renderer {
-	return func(p payment.Payment) (payment.Response, error) {
-		body, err := encodeJSON(view(p))
-		if err != nil {
-			return payment.Response{}, err
-		}
-		return payment.Response{Status: http.StatusCreated, Body: body, ResourceID: p.ID}, nil
-	}
+	return func(p payment.Payment) ([]byte, error) { return encodeJSON(view(p)) }
 }
 
 // writeCreated writes the answer of a creation with Location: /payments/{id}
@@ -86,7 +80,7 @@ func writeCreated(w http.ResponseWriter, resp payment.Response) {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
 	w.Header().Set("Location", "/payments/"+resp.ResourceID)
-	writeJSONBytes(w, resp.Status, resp.Body)
+	writeJSONBytes(w, http.StatusCreated, resp.Body)
 }
 
 // initiationChannel reads X-Service-Initiation-Channel: hosted or api.

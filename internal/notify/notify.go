@@ -7,6 +7,7 @@
 package notify
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -113,4 +114,11 @@ type Page struct {
 	Items       []Notification
 	TotalItems  int
 	Page, Limit int // as used, defaults applied
+}
+
+// Outbox writes messages inside the unit of work of the state change that
+// causes them (the store implements it): they are sent if and only if that
+// change commits, and within a payment in the order written.
+type Outbox interface {
+	Enqueue(ctx context.Context, at time.Time, msgs ...Message) error
 }

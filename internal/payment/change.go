@@ -24,9 +24,13 @@ type Event struct {
 // status From, so that a move is never applied twice.
 type Change struct {
 	From     Status
+	Stored   int // how many entries of Payment.History were stored before the change
 	Payment  Payment
 	Messages []notify.Message
 }
+
+// NewHistory are the history entries the change added.
+func (c Change) NewHistory() []StatusUpdate { return c.Payment.History[c.Stored:] }
 
 // Moved reports whether the change moved the payment.
 func (c Change) Moved() bool { return c.Payment.Status != c.From }
@@ -46,7 +50,7 @@ func NewLifecycle(banks *bank.Registry) *Lifecycle { return &Lifecycle{banks: ba
 // the table does not allow a move, and changes nothing then.
 func (l *Lifecycle) Apply(p Payment, ev Event, now time.Time) (Change, error) {
 	p.History = slices.Clone(p.History)
-	c := Change{From: p.Status}
+	c := Change{From: p.Status, Stored: len(p.History)}
 	if p.Due(now) {
 		if err := l.step(&c, &p, p.Next.To, p.Next.At, StatusCompleted, ""); err != nil {
 			return Change{}, err

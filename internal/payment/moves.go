@@ -54,7 +54,7 @@ func (s *Service) ForPayer(ctx context.Context, id, token string) (Payment, erro
 	if _, err := uuid.Parse(id); err != nil || token == "" {
 		return Payment{}, notFound
 	}
-	p, err := s.store.GetPaymentByID(ctx, strings.ToLower(id))
+	p, err := s.payments.GetByID(ctx, strings.ToLower(id))
 	switch {
 	case errs.Is(err, errs.NotFound):
 		return Payment{}, notFound
@@ -126,10 +126,21 @@ func (s *Service) apply(ctx context.Context, p Payment, ev Event) (Payment, erro
 	if !c.Moved() {
 		return c.Payment, nil
 	}
-	if err := s.store.MovePayment(ctx, c); err != nil {
+	if err := s.save(ctx, c); err != nil {
 		return Payment{}, err
 	}
 	return c.Payment, nil
+}
+
+// save writes a change in one unit of work: the payment and its new
+// history, only while it is still in c.From, and the moves' notifications.
+func (s *Service) save(ctx context.Context, c Change) error {
+	return s.inTx(ctx, func(r Repos) error {
+		if err := r.Payments().Move(ctx, c); err != nil {
+			return err
+		}
+		return r.Outbox().Enqueue(ctx, c.Payment.UpdatedAt, c.Messages...)
+	})
 }
 
 // settle applies p's timed move when it is due. When another request or
@@ -143,9 +154,9 @@ func (s *Service) settle(ctx context.Context, p Payment) (Payment, error) {
 	if err != nil {
 		return Payment{}, err
 	}
-	err = s.store.MovePayment(ctx, c)
+	err = s.save(ctx, c)
 	if errs.Is(err, errs.Conflict) {
-		return s.store.GetPaymentByID(ctx, p.ID)
+		return s.payments.GetByID(ctx, p.ID)
 	}
 	if err != nil {
 		return Payment{}, err
@@ -162,13 +173,13 @@ const DueBatch = 100
 // happens once. It is the background worker's task.
 func (s *Service) RunTimedMoves(ctx context.Context) error {
 	for {
-		ids, err := s.store.DuePayments(ctx, s.now(), DueBatch)
+		ids, err := s.payments.Due(ctx, s.now(), DueBatch)
 		if err != nil {
 			return err
 		}
 		var errList []error
 		for _, id := range ids {
-			p, err := s.store.GetPaymentByID(ctx, id)
+			p, err := s.payments.GetByID(ctx, id)
 			if err == nil {
 				_, err = s.settle(ctx, p)
 			}

@@ -13,33 +13,36 @@ import (
 	"bankrail/internal/bank"
 	"bankrail/internal/clock"
 	"bankrail/internal/errs"
+	"bankrail/internal/idempotency"
 	"bankrail/internal/namematch"
 )
 
 // Config are the settings of the payment service.
 type Config struct {
-	PublicURL         string        // base of the checkout and short-link addresses
-	MaxAmount         int64         // minor units
-	IdempotencyTTL    time.Duration // how long keys are remembered
-	IdempotencyStrict bool          // every reuse of a remembered key is a 409
+	PublicURL string // base of the checkout and short-link addresses
+	MaxAmount int64  // minor units
 	// CheckNotificationURL, when set (production), vets a payment's
 	// communication.notifications.url beyond its syntax: the production
 	// guard refuses URLs that resolve to internal addresses.
 	CheckNotificationURL func(ctx context.Context, rawURL, field string) error
 }
 
-// Service creates, reads and lists payments.
+// Service creates, reads and lists payments. Reads go to payments; each
+// use case that writes runs in one unit of work of inTx.
 type Service struct {
-	store Store
-	banks *bank.Registry
-	clock clock.Clock
-	cfg   Config
-	life  *Lifecycle
+	payments Repository
+	inTx     Transactor
+	keys     *idempotency.Guard
+	banks    *bank.Registry
+	clock    clock.Clock
+	cfg      Config
+	life     *Lifecycle
 }
 
-// NewService returns a payment service.
-func NewService(store Store, banks *bank.Registry, clk clock.Clock, cfg Config) *Service {
-	return &Service{store: store, banks: banks, clock: clk, cfg: cfg, life: NewLifecycle(banks)}
+// NewService returns a payment service: payments for reads and
+// self-contained writes, inTx for units of work, keys for Idempotency-Keys.
+func NewService(payments Repository, inTx Transactor, keys *idempotency.Guard, banks *bank.Registry, clk clock.Clock, cfg Config) *Service {
+	return &Service{payments: payments, inTx: inTx, keys: keys, banks: banks, clock: clk, cfg: cfg, life: NewLifecycle(banks)}
 }
 
 // PublicURL is the base address payers and merchants see.
@@ -66,17 +69,17 @@ type CreateInput struct {
 	Scenario       Outcome // sandbox: played right after creation, in the same transaction
 }
 
-// Response is an answer as the client received it, kept for idempotent
-// replays. Status is opaque to this package (the adapter's status code).
+// Response is the answer to a creation as the client received it: the
+// representation rendered from the new payment, kept under the
+// Idempotency-Key for replays.
 type Response struct {
-	Status     int
 	Body       []byte
-	ResourceID string
-	Replayed   bool // true when this is a replay of a stored answer
+	ResourceID string // the new payment's id
+	Replayed   bool   // true when this is a replay of a kept answer
 }
 
-// Renderer turns a new payment into the answer the client gets.
-type Renderer func(Payment) (Response, error)
+// Renderer turns a new payment into the representation the client gets.
+type Renderer func(Payment) ([]byte, error)
 
 // Create validates the request, creates the payment in status NEW_PAYMENT
 // and returns render's answer (of the NEW_PAYMENT record). A sandbox
@@ -97,61 +100,38 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 	if err != nil {
 		return Response{}, err
 	}
-	if in.IdempotencyKey == "" {
-		resp, err := render(p)
-		if err != nil {
-			return Response{}, err
-		}
-		return resp, s.store.CreatePayment(ctx, stored.Payment, nil, stored.Messages...)
-	}
 	op := in.Operation
 	if len(in.Scenario) > 0 {
 		op += " scenario " + in.Scenario.String()
 	}
-	claim := Claim{CustomerID: in.Creator.CustomerID, Key: in.IdempotencyKey,
-		RequestHash: Fingerprint(op, in.Channel, in.Request), Token: randomCode(24),
-		Now: p.CreatedAt, TTL: s.cfg.IdempotencyTTL, Lease: IdempotencyLease, Strict: s.cfg.IdempotencyStrict}
-	res, err := s.store.ClaimIdempotencyKey(ctx, claim)
-	if err != nil {
-		return Response{}, fmt.Errorf("claim idempotency key: %w", err)
-	}
-	if res.Decision != DecisionClaimed {
-		return replayOrConflict(res)
-	}
-	resp, err := render(p)
-	if err == nil {
-		err = s.store.CreatePayment(ctx, stored.Payment, &Completion{CustomerID: claim.CustomerID, Key: claim.Key, Token: claim.Token, Response: resp},
-			stored.Messages...)
-	}
-	if err != nil {
-		// Let the client retry with the same key at once. A failed release
-		// only delays that until the lease runs out.
-		if rerr := s.store.ReleaseIdempotencyKey(context.WithoutCancel(ctx), claim.CustomerID, claim.Key, claim.Token); rerr != nil {
-			err = fmt.Errorf("%w (and releasing the idempotency key failed: %v)", err, rerr)
+	key := idempotency.Request{CustomerID: in.Creator.CustomerID, Key: in.IdempotencyKey,
+		Fingerprint: Fingerprint(op, in.Channel, in.Request), Noun: "payment"}
+	res, replayed, err := s.keys.Do(ctx, key, func(ctx context.Context, t *idempotency.Ticket) (idempotency.Result, error) {
+		body, err := render(p) // the NEW_PAYMENT record, whatever a scenario does next
+		if err != nil {
+			return idempotency.Result{}, err
 		}
+		res := idempotency.Result{ResourceID: p.ID, Body: body}
+		if t == nil && len(stored.Messages) == 0 {
+			return res, s.payments.Create(ctx, stored.Payment) // atomic by itself: no transaction to open
+		}
+		return res, s.inTx(ctx, func(r Repos) error {
+			if err := r.Payments().Create(ctx, stored.Payment); err != nil {
+				return err
+			}
+			if err := r.Outbox().Enqueue(ctx, stored.Payment.UpdatedAt, stored.Messages...); err != nil {
+				return err
+			}
+			if t == nil {
+				return nil
+			}
+			return r.Idempotency().Complete(ctx, *t, res)
+		})
+	})
+	if err != nil {
 		return Response{}, err
 	}
-	return resp, nil
-}
-
-// replayOrConflict turns a claim that met a stored key into the answer.
-func replayOrConflict(res ClaimResult) (Response, error) {
-	switch res.Decision {
-	case DecisionReplay:
-		r := res.Record
-		return Response{Status: r.ResponseStatus, Body: r.ResponseBody, ResourceID: r.ResourceID, Replayed: true}, nil
-	case DecisionMismatch:
-		return Response{}, errs.E(errs.IdempotencyConflict,
-			"The Idempotency-Key was already used with a different request; use a new key for a new payment.")
-	case DecisionInFlight:
-		e := errs.E(errs.IdempotencyConflict,
-			"A request with this Idempotency-Key is still being processed; retry after %d s to get its result.", int(IdempotencyRetryAfter/time.Second))
-		e.RetryAfter = IdempotencyRetryAfter
-		return Response{}, e
-	default:
-		return Response{}, errs.E(errs.IdempotencyConflict,
-			"The Idempotency-Key was already used; this service is set to refuse every reuse of a key.")
-	}
+	return Response{Body: res.Body, ResourceID: res.ResourceID, Replayed: replayed}, nil
 }
 
 // newPayment builds the NEW_PAYMENT record of an accepted request.
@@ -230,7 +210,7 @@ func (s *Service) ResolveShortLink(ctx context.Context, code string) (string, er
 	if len(code) == 0 || len(code) > 32 {
 		return "", errs.NotFoundf("No payment link %q.", code)
 	}
-	p, err := s.store.GetPaymentByShortCode(ctx, code)
+	p, err := s.payments.GetByShortCode(ctx, code)
 	if err != nil {
 		return "", err
 	}
@@ -243,7 +223,7 @@ func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Payment
 	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
 		return Payment{}, errs.E(errs.MalformedPathParam, "The payment id %q is not a uuid.", id)
 	}
-	return s.store.GetPayment(ctx, viewerCustomerID, strings.ToLower(id))
+	return s.payments.Get(ctx, viewerCustomerID, strings.ToLower(id))
 }
 
 // List returns one page of payments visible to viewerCustomerID and the
@@ -255,7 +235,7 @@ func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilte
 	if f.Limit < 1 || f.Limit > MaxPageLimit {
 		f.Limit = DefaultPageLimit
 	}
-	return s.store.ListPayments(ctx, viewerCustomerID, f)
+	return s.payments.List(ctx, viewerCustomerID, f)
 }
 
 // Bank returns the bank the payer picked, if any.
@@ -278,7 +258,7 @@ func (s *Service) TransferType(p Payment) string {
 // RecordSender stores the paying account the bank reported (used by tests;
 // the mock bank reports it with the payer's authorisation).
 func (s *Service) RecordSender(ctx context.Context, id string, sender Sender) error {
-	return s.store.SetPaymentSender(ctx, id, sender, s.now())
+	return s.payments.SetSender(ctx, id, sender, s.now())
 }
 
 // now is the service time at the precision the store keeps.

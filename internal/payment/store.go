@@ -4,47 +4,52 @@ import (
 	"context"
 	"time"
 
+	"bankrail/internal/idempotency"
 	"bankrail/internal/notify"
 )
 
-// Store persists payments and idempotency keys. Implementations return
-// errs.NotFound for a payment that does not exist or that the viewer may not
-// see, and never (zero, nil) for a missing record.
-type Store interface {
-	// ClaimIdempotencyKey inserts the key as pending, or applies Decide to
-	// the stored one (taking it over when Decide says so), atomically.
-	ClaimIdempotencyKey(ctx context.Context, c Claim) (ClaimResult, error)
-	// ReleaseIdempotencyKey forgets a pending key still held with token.
-	ReleaseIdempotencyKey(ctx context.Context, customerID, key, token string) error
+// Repository keeps payments. Implementations return errs.NotFound for a
+// payment that does not exist or that the viewer may not see, and never
+// (zero, nil) for a missing record. A payment's History is kept as its
+// events (event.PaymentStatusChanged, one a move) in the event log.
+type Repository interface {
+	// Create inserts p with its History. Outside a unit of work it is
+	// atomic by itself.
+	Create(ctx context.Context, p Payment) error
+	// Move saves c.Payment and the history entries it added, only while the
+	// stored payment is still in status c.From; otherwise it changes
+	// nothing and fails with CONFLICT (another request or instance moved it
+	// first). The change's notifications are the caller's to write.
+	Move(ctx context.Context, c Change) error
+	// SetSender records the paying account reported by the bank.
+	SetSender(ctx context.Context, id string, s Sender, at time.Time) error
 
-	// CreatePayment inserts p and, when done is not nil, stores the
-	// response under its idempotency key in the same transaction; it fails
-	// with errs.IdempotencyConflict when the key is no longer held with
-	// done.Token. msgs (a sandbox scenario's notifications) are written in
-	// the same transaction.
-	CreatePayment(ctx context.Context, p Payment, done *Completion, msgs ...notify.Message) error
-	// GetPayment reads a payment of viewerCustomerID or of a customer below it.
-	GetPayment(ctx context.Context, viewerCustomerID, id string) (Payment, error)
-	// GetPaymentByShortCode reads a payment by the code of its short link.
-	GetPaymentByShortCode(ctx context.Context, code string) (Payment, error)
-	// ListPayments returns one page of the payments visible to
-	// viewerCustomerID, newest first (createdAt, then id), and the total.
-	ListPayments(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Payment, int, error)
-	// SetPaymentSender records the paying account reported by the bank.
-	SetPaymentSender(ctx context.Context, id string, s Sender, at time.Time) error
-
-	// GetPaymentByID reads any payment, for the payer's pages (which check
-	// the checkout token) and the timed moves.
-	GetPaymentByID(ctx context.Context, id string) (Payment, error)
-	// MovePayment saves c.Payment and writes c.Messages in one transaction,
-	// only while the stored payment is still in status c.From; otherwise it
-	// changes nothing and fails with CONFLICT (another request or instance
-	// moved it first).
-	MovePayment(ctx context.Context, c Change) error
-	// DuePayments returns up to limit ids of payments whose timed move is
-	// due at now, the most overdue first.
-	DuePayments(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// Get reads a payment of viewerCustomerID or of a customer below it.
+	Get(ctx context.Context, viewerCustomerID, id string) (Payment, error)
+	// GetByID reads any payment, for the payer's pages (which check the
+	// checkout token) and the timed moves.
+	GetByID(ctx context.Context, id string) (Payment, error)
+	// GetByShortCode reads a payment by the code of its short link.
+	GetByShortCode(ctx context.Context, code string) (Payment, error)
+	// List returns one page of the payments visible to viewerCustomerID,
+	// newest first (createdAt, then id), and the total.
+	List(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Payment, int, error)
+	// Due returns up to limit ids of payments whose timed move is due at
+	// now, the most overdue first.
+	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
 }
+
+// Repos are the repositories a payment use case writes through in one unit
+// of work (the store's transaction implements them).
+type Repos interface {
+	Payments() Repository
+	Outbox() notify.Outbox
+	Idempotency() idempotency.Completer
+}
+
+// Transactor runs fn in one unit of work: everything written through its
+// Repos commits together or not at all.
+type Transactor func(ctx context.Context, fn func(Repos) error) error
 
 // ListFilter narrows GET /payments. Zero fields match everything.
 type ListFilter struct {

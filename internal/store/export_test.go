@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"time"
 
+	"github.com/pressly/goose/v3"
+
 	"bankrail/internal/notify"
 )
 
@@ -22,4 +24,16 @@ func (s *Store) EnqueueThen(ctx context.Context, now time.Time, fail error, msgs
 		return fail
 	})
 	return ids, err
+}
+
+// MigrateTo applies the migrations up to version (for tests of a
+// migration's data move).
+func (s *Store) MigrateTo(ctx context.Context, version int64) error {
+	return s.migrate(ctx, func(p *goose.Provider) ([]*goose.MigrationResult, error) { return p.UpTo(ctx, version) })
+}
+
+// Exec runs a statement on the write pool (for tests that set up old data).
+func (s *Store) Exec(ctx context.Context, query string, args ...any) error {
+	_, err := s.write.ExecContext(ctx, query, args...)
+	return err
 }

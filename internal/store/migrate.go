@@ -11,7 +11,7 @@ import (
 )
 
 // migrations are written once in the SQL both engines accept. A change that
-// needs engine-specific DDL can be a Go migration that branches on Dialect.
+// needs engine-specific SQL is a Go migration (goMigrations) instead.
 //
 //go:embed migrations/*.sql
 var migrations embed.FS
@@ -19,12 +19,17 @@ var migrations embed.FS
 // Migrate applies every pending migration. On PostgreSQL a session advisory
 // lock makes concurrent starts of several instances safe.
 func (s *Store) Migrate(ctx context.Context) error {
+	return s.migrate(ctx, func(p *goose.Provider) ([]*goose.MigrationResult, error) { return p.Up(ctx) })
+}
+
+// migrate runs up on the migration provider and logs what it applied.
+func (s *Store) migrate(ctx context.Context, up func(*goose.Provider) ([]*goose.MigrationResult, error)) error {
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		return fmt.Errorf("open migrations: %w", err)
 	}
 	dialect := goose.DialectSQLite3
-	var opts []goose.ProviderOption
+	opts := []goose.ProviderOption{goose.WithGoMigrations(goMigrations()...)}
 	if s.dialect == Postgres {
 		dialect = goose.DialectPostgres
 		// Probe the lock every second (the default is 5 s, which made
@@ -39,7 +44,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("load migrations: %w", err)
 	}
-	results, err := p.Up(ctx)
+	results, err := up(p)
 	if err != nil {
 		return fmt.Errorf("apply migrations: %w", err)
 	}

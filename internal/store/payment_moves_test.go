@@ -23,14 +23,14 @@ func TestMovePaymentOnce(t *testing.T) {
 		p := testPayment("50000000-0000-4000-8000-000000000001", nChild, "MOVE000001", t0)
 		p.ClientID = "n-client"
 		p.Next = &payment.TimedMove{To: payment.StatusAbandonedByUser, At: t0.Add(payment.AbandonAfter)}
-		if err := s.CreatePayment(ctx, p, nil); err != nil {
+		if err := s.Payments().Create(ctx, p); err != nil {
 			t.Fatal(err)
 		}
-		due, err := s.DuePayments(ctx, t0.Add(payment.AbandonAfter), 10)
+		due, err := s.Payments().Due(ctx, t0.Add(payment.AbandonAfter), 10)
 		if err != nil || len(due) != 1 || due[0] != p.ID {
 			t.Fatalf("due payments %v %v", due, err)
 		}
-		if early, _ := s.DuePayments(ctx, t0.Add(payment.AbandonAfter-time.Microsecond), 10); len(early) != 0 {
+		if early, _ := s.Payments().Due(ctx, t0.Add(payment.AbandonAfter-time.Microsecond), 10); len(early) != 0 {
 			t.Fatalf("due early: %v", early)
 		}
 
@@ -44,7 +44,7 @@ func TestMovePaymentOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			wg.Add(1)
-			go func() { defer wg.Done(); results[i] = s.MovePayment(ctx, c) }()
+			go func() { defer wg.Done(); results[i] = movePayment(ctx, s, c) }()
 		}
 		wg.Wait()
 		won := -1
@@ -61,11 +61,11 @@ func TestMovePaymentOnce(t *testing.T) {
 		if won < 0 {
 			t.Fatal("no move was applied")
 		}
-		got, err := s.GetPaymentByID(ctx, p.ID)
+		got, err := s.Payments().GetByID(ctx, p.ID)
 		if err != nil || string(got.Status) != outcomes[won] || got.Next != nil {
 			t.Fatalf("stored %s (next %+v), want %s: %v", got.Status, got.Next, outcomes[won], err)
 		}
-		if due, _ := s.DuePayments(ctx, t0.Add(time.Hour), 10); len(due) != 0 {
+		if due, _ := s.Payments().Due(ctx, t0.Add(time.Hour), 10); len(due) != 0 {
 			t.Fatalf("an ended payment is still due: %v", due)
 		}
 		claims := claim(t, s, t0.Add(time.Hour))
@@ -89,5 +89,16 @@ func TestMovePaymentOnce(t *testing.T) {
 		if page.TotalItems != want {
 			t.Fatalf("%d notifications for %s, want %d", page.TotalItems, outcomes[won], want)
 		}
+	})
+}
+
+// movePayment saves c with its notifications in one unit of work, as the
+// payment service does.
+func movePayment(ctx context.Context, s *store.Store, c payment.Change) error {
+	return s.InTx(ctx, func(tx *store.Tx) error {
+		if err := tx.Payments().Move(ctx, c); err != nil {
+			return err
+		}
+		return tx.Outbox().Enqueue(ctx, c.Payment.UpdatedAt, c.Messages...)
 	})
 }

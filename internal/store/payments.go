@@ -7,124 +7,163 @@ import (
 	"fmt"
 	"time"
 
-	"bankrail/internal/notify"
+	"github.com/google/uuid"
+
+	"bankrail/internal/errs"
+	"bankrail/internal/event"
 	"bankrail/internal/payment"
 )
 
-var _ payment.Store = (*Store)(nil)
+// payments is the payment repository over a querier: a unit of work's
+// transaction (tx set), or the pools outside one.
+type payments struct {
+	s  *Store
+	q  querier
+	tx *sql.Tx // nil outside a unit of work
+}
 
-// CreatePayment inserts p and, when done is set, stores the response under
-// its idempotency key, and writes msgs, in one transaction.
-func (s *Store) CreatePayment(ctx context.Context, p payment.Payment, done *payment.Completion, msgs ...notify.Message) error {
+var _ payment.Repository = payments{}
+
+// writer is where writes go: the unit of work's transaction, or the write
+// pool.
+func (r payments) writer() querier {
+	if r.tx != nil {
+		return r.tx
+	}
+	return r.s.write
+}
+
+// Create inserts p and its history (one event a status). Outside a unit of
+// work it runs in a transaction of its own.
+func (r payments) Create(ctx context.Context, p payment.Payment) error {
+	if r.tx == nil {
+		return r.s.InTx(ctx, func(tx *Tx) error { return tx.Payments().Create(ctx, p) })
+	}
 	cols, err := paymentState(p)
 	if err != nil {
 		return err
 	}
-	st, err := s.prepared(ctx, s.write, insertPayment)
-	if err != nil {
+	_, err = r.s.txExec(ctx, r.tx, insertPayment,
+		p.ID, p.CustomerID, p.ClientID, p.UserID, string(p.Channel), string(p.System()), string(p.Status),
+		p.Request.Currency, p.Amount(), p.Request.InternalReference, p.Request.PaymentReference, p.UniqueReference,
+		p.Scheme().InstitutionID, p.ShortCode, p.CheckoutToken, cols.request,
+		micros(p.CreatedAt), micros(p.UpdatedAt), cols.sender, cols.nextStatus, cols.nextAt)
+	if err := translate(err, "payment "+p.ID); err != nil {
 		return err
 	}
-	insert := func(st *sql.Stmt) error {
-		_, err := st.ExecContext(ctx,
-			p.ID, p.CustomerID, p.ClientID, p.UserID, string(p.Channel), string(p.System()), string(p.Status),
-			p.Request.Currency, p.Amount(), p.Request.InternalReference, p.Request.PaymentReference, p.UniqueReference,
-			p.Scheme().InstitutionID, p.ShortCode, p.CheckoutToken, cols.request, cols.history,
-			micros(p.CreatedAt), micros(p.UpdatedAt), cols.sender, cols.nextStatus, cols.nextAt)
-		return translate(err, "payment "+p.ID)
-	}
-	if done == nil && len(msgs) == 0 {
-		return insert(st) // one statement: its own transaction
-	}
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := insert(tx.StmtContext(ctx, st)); err != nil {
-			return err
-		}
-		if _, err := s.enqueue(ctx, tx, p.UpdatedAt, msgs...); err != nil {
-			return err
-		}
-		if done == nil {
-			return nil
-		}
-		return completeIdempotencyKey(ctx, tx, done)
-	})
+	return r.appendHistory(ctx, p, 0)
 }
 
 const insertPayment = `
 	INSERT INTO payments (id, customer_id, client_id, user_id, channel, payment_system, status, currency, amount,
 		internal_reference, payment_reference, unique_reference, institution_id, short_code, checkout_token,
-		request, status_history, created_at, updated_at, sender, next_status, next_at)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`
+		request, created_at, updated_at, sender, next_status, next_at)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`
 
-const paymentColumns = `p.id, p.customer_id, p.client_id, p.user_id, p.channel, p.status, p.unique_reference,
-	p.short_code, p.checkout_token, p.request, p.status_history, p.sender, p.created_at, p.updated_at,
-	p.next_status, p.next_at`
-
-func scanPayment(row interface{ Scan(...any) error }) (payment.Payment, error) {
-	var p payment.Payment
-	var channel, status, req, hist, nextStatus string
-	var sender sql.NullString
-	var created, updated int64
-	var nextAt sql.NullInt64
-	if err := row.Scan(&p.ID, &p.CustomerID, &p.ClientID, &p.UserID, &channel, &status, &p.UniqueReference,
-		&p.ShortCode, &p.CheckoutToken, &req, &hist, &sender, &created, &updated, &nextStatus, &nextAt); err != nil {
-		return payment.Payment{}, err
-	}
-	p.Channel, p.Status = payment.Channel(channel), payment.Status(status)
-	p.CreatedAt, p.UpdatedAt = fromMicros(created), fromMicros(updated)
-	if nextAt.Valid && nextStatus != "" {
-		p.Next = &payment.TimedMove{To: payment.Status(nextStatus), At: fromMicros(nextAt.Int64)}
-	}
-	if err := json.Unmarshal([]byte(req), &p.Request); err != nil {
-		return payment.Payment{}, fmt.Errorf("decode request of payment %s: %w", p.ID, err)
-	}
-	if err := json.Unmarshal([]byte(hist), &p.History); err != nil {
-		return payment.Payment{}, fmt.Errorf("decode status history of payment %s: %w", p.ID, err)
-	}
-	if sender.Valid {
-		p.Sender = &payment.Sender{}
-		if err := json.Unmarshal([]byte(sender.String), p.Sender); err != nil {
-			return payment.Payment{}, fmt.Errorf("decode sender of payment %s: %w", p.ID, err)
+// appendHistory writes p.History[from:] as the payment's events.
+func (r payments) appendHistory(ctx context.Context, p payment.Payment, from int) error {
+	for i := from; i < len(p.History); i++ {
+		u := p.History[i]
+		id, err := uuid.NewV7()
+		if err != nil {
+			return fmt.Errorf("event id: %w", err)
+		}
+		_, err = r.s.txExec(ctx, r.tx, insertEventSQL, id.String(), p.CustomerID, event.SubjectPayment, p.ID, i+1,
+			event.PaymentStatusChanged, string(u.Status), micros(u.CreatedAt))
+		if err := translate(err, "status history of payment "+p.ID); err != nil {
+			return err
 		}
 	}
-	return p, nil
+	return nil
+}
+
+// Move saves a change of status with its new history, only while the
+// payment is still in status c.From: of two requests or instances applying
+// a move from the same status, one wins and the other gets CONFLICT with
+// nothing written (the status machine has no cycle, so the status alone
+// tells whether the payment moved meanwhile).
+func (r payments) Move(ctx context.Context, c payment.Change) error {
+	if r.tx == nil {
+		return r.s.InTx(ctx, func(tx *Tx) error { return tx.Payments().Move(ctx, c) })
+	}
+	p := c.Payment
+	st, err := paymentState(p)
+	if err != nil {
+		return err
+	}
+	res, err := r.tx.ExecContext(ctx, `
+		UPDATE payments SET status = $3, request = $4, institution_id = $5, sender = $6,
+			next_status = $7, next_at = $8, updated_at = $9
+		WHERE id = $1 AND status = $2`,
+		p.ID, string(c.From), string(p.Status), st.request, p.Scheme().InstitutionID, st.sender,
+		st.nextStatus, st.nextAt, micros(p.UpdatedAt))
+	if err := expectOne(res, err, "payment "+p.ID); errs.Is(err, errs.NotFound) {
+		return errs.E(errs.Conflict, "The payment changed meanwhile; it is no longer %s.", c.From)
+	} else if err != nil {
+		return err
+	}
+	return r.appendHistory(ctx, p, c.Stored)
+}
+
+// SetSender records the paying account reported by the bank.
+func (r payments) SetSender(ctx context.Context, id string, sender payment.Sender, at time.Time) error {
+	b, err := json.Marshal(sender)
+	if err != nil {
+		return fmt.Errorf("encode sender: %w", err)
+	}
+	res, err := r.writer().ExecContext(ctx, `UPDATE payments SET sender = $2, updated_at = $3 WHERE id = $1`, id, string(b), micros(at))
+	return expectOne(res, err, "payment "+id)
 }
 
 var selectVisiblePayment = `SELECT ` + paymentColumns + ` FROM payments p WHERE p.id = $1 AND ` + visibleTo("p.customer_id", 2)
 
-// GetPayment reads a payment of viewerCustomerID or of a customer below it.
+// Get reads a payment of viewerCustomerID or of a customer below it.
 // Another customer's payment is RESOURCE_NOT_FOUND, as a missing one.
-func (s *Store) GetPayment(ctx context.Context, viewerCustomerID, id string) (payment.Payment, error) {
-	st, err := s.prepared(ctx, s.read, selectVisiblePayment)
-	if err != nil {
-		return payment.Payment{}, err
+func (r payments) Get(ctx context.Context, viewerCustomerID, id string) (payment.Payment, error) {
+	var row *sql.Row
+	if r.tx != nil {
+		row = r.tx.QueryRowContext(ctx, selectVisiblePayment, id, viewerCustomerID)
+	} else {
+		st, err := r.s.prepared(ctx, r.s.read, selectVisiblePayment)
+		if err != nil {
+			return payment.Payment{}, err
+		}
+		row = st.QueryRowContext(ctx, id, viewerCustomerID)
 	}
-	p, err := scanPayment(st.QueryRowContext(ctx, id, viewerCustomerID))
+	p, err := scanPayment(row)
 	return p, translate(err, "payment "+id)
 }
 
-// GetPaymentByShortCode reads a payment by the code of its short link.
-func (s *Store) GetPaymentByShortCode(ctx context.Context, code string) (payment.Payment, error) {
-	p, err := scanPayment(s.read.QueryRowContext(ctx,
+// GetByID reads any payment (the payer's pages check the checkout token;
+// the timed moves have no viewer).
+func (r payments) GetByID(ctx context.Context, id string) (payment.Payment, error) {
+	p, err := scanPayment(r.q.QueryRowContext(ctx, `SELECT `+paymentColumns+` FROM payments p WHERE p.id = $1`, id))
+	return p, translate(err, "payment "+id)
+}
+
+// GetByShortCode reads a payment by the code of its short link.
+func (r payments) GetByShortCode(ctx context.Context, code string) (payment.Payment, error) {
+	p, err := scanPayment(r.q.QueryRowContext(ctx,
 		`SELECT `+paymentColumns+` FROM payments p WHERE p.short_code = $1`, code))
 	return p, translate(err, "payment link "+code)
 }
 
-// ListPayments returns one page of the payments visible to viewerCustomerID,
+// List returns one page of the payments visible to viewerCustomerID,
 // newest first with the id as tie-breaker, and the number of matches. Both
 // come from one snapshot.
-func (s *Store) ListPayments(ctx context.Context, viewerCustomerID string, f payment.ListFilter) ([]payment.Payment, int, error) {
+func (r payments) List(ctx context.Context, viewerCustomerID string, f payment.ListFilter) ([]payment.Payment, int, error) {
 	where, args := listConditions(viewerCustomerID, f)
 	var total int
 	out := []payment.Payment{}
-	err := s.readTx(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM payments p WHERE `+where, args...).Scan(&total); err != nil {
+	list := func(q querier) error {
+		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM payments p WHERE `+where, args...).Scan(&total); err != nil {
 			return translate(err, "count payments")
 		}
 		if total <= f.Offset() {
 			return nil
 		}
 		n := len(args)
-		rows, err := tx.QueryContext(ctx, `SELECT `+paymentColumns+` FROM payments p WHERE `+where+
+		rows, err := q.QueryContext(ctx, `SELECT `+paymentColumns+` FROM payments p WHERE `+where+
 			fmt.Sprintf(` ORDER BY p.created_at DESC, p.id DESC LIMIT $%d OFFSET $%d`, n+1, n+2),
 			append(args, f.Limit, f.Offset())...)
 		if err != nil {
@@ -139,7 +178,11 @@ func (s *Store) ListPayments(ctx context.Context, viewerCustomerID string, f pay
 			out = append(out, p)
 		}
 		return translate(rows.Err(), "list payments")
-	})
+	}
+	if r.tx != nil {
+		return out, total, list(r.tx)
+	}
+	err := r.s.readTx(ctx, func(tx *sql.Tx) error { return list(tx) })
 	return out, total, err
 }
 
@@ -170,12 +213,22 @@ func listConditions(viewer string, f payment.ListFilter) (string, []any) {
 	return w.sql(), w.args
 }
 
-// SetPaymentSender records the paying account reported by the bank.
-func (s *Store) SetPaymentSender(ctx context.Context, id string, sender payment.Sender, at time.Time) error {
-	b, err := json.Marshal(sender)
+// Due returns up to limit ids of payments whose timed move is due at now,
+// the most overdue first.
+func (r payments) Due(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	rows, err := r.q.QueryContext(ctx,
+		`SELECT id FROM payments WHERE next_at IS NOT NULL AND next_at <= $1 ORDER BY next_at, id LIMIT $2`, micros(now), limit)
 	if err != nil {
-		return fmt.Errorf("encode sender: %w", err)
+		return nil, translate(err, "due payments")
 	}
-	res, err := s.write.ExecContext(ctx, `UPDATE payments SET sender = $2, updated_at = $3 WHERE id = $1`, id, string(b), micros(at))
-	return expectOne(res, err, "payment "+id)
+	defer rows.Close()
+	ids := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, translate(err, "due payments")
+		}
+		ids = append(ids, id)
+	}
+	return ids, translate(rows.Err(), "due payments")
 }

@@ -49,3 +49,37 @@ func (s *Store) closeStatements() {
 		delete(s.stmts.stmts, k)
 	}
 }
+
+// hotWrites are the statements of the hot write paths run inside units of
+// work. They are prepared on the write pool before a transaction begins
+// (warmWrites): preparing on the write pool from inside a SQLite
+// transaction would wait for the one writer connection that transaction
+// holds.
+var hotWrites = []string{insertPayment, insertEventSQL}
+
+// warmWrites prepares hotWrites once. A failure (say, before the tables
+// exist) is tried again on the next transaction; txStmt then runs the SQL
+// unprepared.
+func (s *Store) warmWrites(ctx context.Context) {
+	if s.warm.Load() {
+		return
+	}
+	for _, q := range hotWrites {
+		if _, err := s.prepared(ctx, s.write, q); err != nil {
+			return
+		}
+	}
+	s.warm.Store(true)
+}
+
+// txExec runs query with args inside tx, through its prepared statement
+// when warmWrites has made one.
+func (s *Store) txExec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	s.stmts.mu.Lock()
+	st, ok := s.stmts.stmts[stmtKey{s.write, query}]
+	s.stmts.mu.Unlock()
+	if ok {
+		return tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
+	return tx.ExecContext(ctx, query, args...)
+}

@@ -48,6 +48,7 @@ type Store struct {
 
 	afterCommit sync.Map               // *sql.Tx -> func(): run once the transaction commits
 	queued      atomic.Pointer[func()] // told when committed notifications are due (see notifications.go)
+	warm        atomic.Bool            // hotWrites are prepared (stmt.go)
 }
 
 // Open connects to the database described by opts. It does not migrate.
@@ -132,6 +133,7 @@ type querier interface {
 // inTx runs fn in one transaction: committed when fn returns nil, rolled back
 // otherwise. One use case, one transaction.
 func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	s.warmWrites(ctx)
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)

@@ -1,0 +1,127 @@
+package idempotency
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"time"
+
+	"bankrail/internal/clock"
+	"bankrail/internal/errs"
+)
+
+// Keys claims and releases keys, each in a transaction of its own (the
+// store implements it). Claims of one key serialise in the database, on any
+// number of instances.
+type Keys interface {
+	// Claim inserts the key as pending, or applies Decide to the stored one
+	// (taking it over when Decide says so), atomically.
+	Claim(ctx context.Context, c Claim) (ClaimResult, error)
+	// Release forgets a pending key still held with t.Token.
+	Release(ctx context.Context, t Ticket) error
+}
+
+// Completer stores a finished request's result under its key inside the
+// transaction of the change the request made (the store's unit of work
+// implements it). It fails with IDEMPOTENCY_CONFLICT when the key is no
+// longer held with t.Token (taken over after the lease ran out).
+type Completer interface {
+	Complete(ctx context.Context, t Ticket, r Result) error
+}
+
+// Config are the settings of keys.
+type Config struct {
+	TTL    time.Duration // how long keys are remembered
+	Strict bool          // every reuse of a remembered key is a conflict
+}
+
+// Guard runs creating use cases under keys.
+type Guard struct {
+	keys  Keys
+	clock clock.Clock
+	cfg   Config
+}
+
+// NewGuard returns a guard over keys, with time from clk.
+func NewGuard(keys Keys, clk clock.Clock, cfg Config) *Guard {
+	return &Guard{keys: keys, clock: clk, cfg: cfg}
+}
+
+// Request is one creating request under a key.
+type Request struct {
+	CustomerID  string // keys are scoped to the customer
+	Key         string // empty: no idempotency
+	Fingerprint string // Fingerprint of the request
+	Noun        string // what the request creates, for messages: "payment", "refund"
+}
+
+// Work does a creating use case. When t is not nil, it must complete t
+// with its result inside the use case's transaction (Completer), so that the
+// result is kept if and only if the change is.
+type Work func(ctx context.Context, t *Ticket) (Result, error)
+
+// Do runs work under r's key. Without a key it just runs work. With one, a
+// repeat of a finished request returns the kept result with replayed true,
+// and a different request, or one still running, is IDEMPOTENCY_CONFLICT.
+// When work fails the key is released at once, so that the client may retry.
+func (g *Guard) Do(ctx context.Context, r Request, work Work) (res Result, replayed bool, err error) {
+	if r.Key == "" {
+		res, err = work(ctx, nil)
+		return res, false, err
+	}
+	now := g.clock.Now().UTC().Truncate(time.Microsecond)
+	c := Claim{CustomerID: r.CustomerID, Key: r.Key, RequestHash: r.Fingerprint, Token: newToken(),
+		Now: now, TTL: g.cfg.TTL, Lease: Lease, Strict: g.cfg.Strict}
+	claimed, err := g.keys.Claim(ctx, c)
+	if err != nil {
+		return Result{}, false, fmt.Errorf("claim idempotency key: %w", err)
+	}
+	if claimed.Decision != DecisionClaimed {
+		res, err := replayOrConflict(claimed, r.Noun)
+		return res, err == nil, err
+	}
+	t := &Ticket{CustomerID: c.CustomerID, Key: c.Key, Token: c.Token}
+	res, err = work(ctx, t)
+	if err != nil {
+		// Let the client retry with the same key at once. A failed release
+		// only delays that until the lease runs out.
+		if rerr := g.keys.Release(context.WithoutCancel(ctx), *t); rerr != nil {
+			err = fmt.Errorf("%w (and releasing the idempotency key failed: %v)", err, rerr)
+		}
+		return Result{}, false, err
+	}
+	return res, false, nil
+}
+
+// replayOrConflict turns a claim that met a stored key into the answer.
+func replayOrConflict(c ClaimResult, noun string) (Result, error) {
+	switch c.Decision {
+	case DecisionReplay:
+		return c.Record.Result, nil
+	case DecisionMismatch:
+		return Result{}, errs.E(errs.IdempotencyConflict,
+			"The Idempotency-Key was already used with a different request; use a new key for a new %s.", noun)
+	case DecisionInFlight:
+		e := errs.E(errs.IdempotencyConflict,
+			"A request with this Idempotency-Key is still being processed; retry after %d s to get its result.", int(RetryAfter/time.Second))
+		e.RetryAfter = RetryAfter
+		return Result{}, e
+	default:
+		return Result{}, errs.E(errs.IdempotencyConflict,
+			"The Idempotency-Key was already used; this service is set to refuse every reuse of a key.")
+	}
+}
+
+// ErrTakenOver is what a Completer answers when the key is no longer held.
+func ErrTakenOver() error {
+	return errs.E(errs.IdempotencyConflict,
+		"The Idempotency-Key was taken over by another request after this one took too long; retry to get its result.")
+}
+
+// newToken is a random holder token.
+func newToken() string {
+	b := make([]byte, 18)
+	_, _ = rand.Read(b) // never fails (crypto/rand)
+	return base64.RawURLEncoding.EncodeToString(b)
+}

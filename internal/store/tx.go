@@ -1,0 +1,66 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"bankrail/internal/event"
+	"bankrail/internal/idempotency"
+	"bankrail/internal/notify"
+	"bankrail/internal/payment"
+)
+
+// Tx is one unit of work: the repositories of every responsibility over one
+// database transaction. A use case composes what it writes (the payment, its
+// events, its notifications, the idempotency result, later the ledger's
+// postings and jobs) through a Tx, and all of it commits or none of it does.
+// A Tx is only valid inside the function given to InTx.
+type Tx struct {
+	s  *Store
+	tx *sql.Tx
+}
+
+// InTx runs fn in one transaction: committed when fn returns nil, rolled
+// back otherwise (fn's error is returned as it is). On SQLite the
+// transaction holds the one writer from its start (BEGIN IMMEDIATE); on
+// PostgreSQL rows are locked as the repositories touch them.
+func (s *Store) InTx(ctx context.Context, fn func(*Tx) error) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error { return fn(&Tx{s: s, tx: tx}) })
+}
+
+// Transactor adapts InTx to a domain package's own view of a unit of work:
+// R is that package's interface of the repositories it needs (for example
+// payment.Repos), which *Tx implements; the assertions below check each at
+// compile time.
+func Transactor[R any](s *Store) func(ctx context.Context, fn func(R) error) error {
+	return func(ctx context.Context, fn func(R) error) error {
+		return s.InTx(ctx, func(tx *Tx) error { return fn(any(tx).(R)) })
+	}
+}
+
+// Every domain view of a unit of work that *Tx must implement.
+var _ payment.Repos = (*Tx)(nil)
+
+// Payments is the payment repository inside the transaction.
+func (t *Tx) Payments() payment.Repository { return payments{s: t.s, q: t.tx, tx: t.tx} }
+
+// Events is the event log inside the transaction.
+func (t *Tx) Events() event.Log { return events{q: t.tx} }
+
+// Outbox writes notifications inside the transaction: they are sent if and
+// only if it commits.
+func (t *Tx) Outbox() notify.Outbox { return outbox{s: t.s, tx: t.tx} }
+
+// Idempotency completes idempotency keys inside the transaction.
+func (t *Tx) Idempotency() idempotency.Completer { return keyCompleter{q: t.tx} }
+
+// Payments is the payment repository outside any unit of work: reads on the
+// read pool, and writes that are each atomic by themselves.
+func (s *Store) Payments() payment.Repository { return payments{s: s, q: s.read} }
+
+// Events is the event log outside any unit of work (reads).
+func (s *Store) Events() event.Log { return events{q: s.read} }
+
+// IdempotencyKeys claims and releases idempotency keys, each in a
+// transaction of its own.
+func (s *Store) IdempotencyKeys() idempotency.Keys { return keys{s: s} }
