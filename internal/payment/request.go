@@ -205,12 +205,12 @@ func (r *CreateRequest) NotificationURL() string {
 	return r.Communication.Notifications.URL
 }
 
-// PayerIBAN is the payer's IBAN when the merchant gave it: in the details
+// PayerIBAN is the payer's IBAN when the merchant gave it: in a details
 // object (openBankingEU.accountIdentifiers), else in payer.
 func (r *CreateRequest) PayerIBAN() string {
-	if d := r.details(); d != nil {
-		if iban := d.payerIBAN(); iban != "" {
-			return iban
+	for _, s := range registered() {
+		if d := s.Field.get(r); d != nil && d.payerIBAN() != "" {
+			return d.payerIBAN()
 		}
 	}
 	if r.Payer != nil && r.Payer.AccountIdentifiers != nil {

@@ -1,22 +1,22 @@
 // Payment systems: every rule that differs between OPEN_BANKING_EU,
 // OPEN_BANKING_UK and any later system lives in one System registration
-// (systems.go); validation, transfer types, receiving accounts, the legacy
-// mapping and the payment record ask SystemOf instead of switching on the
-// system.
+// (systems.go). Validation, the request's scheme details, transfer types,
+// receiving accounts and the legacy mapping ask SystemOf instead of
+// switching on the system; System.Record renders the details object of the
+// payment record.
 //
 // To add a payment system:
 //  1. name it in internal/bank (a PaymentSystem constant, listed in
 //     bank.PaymentSystems) and give mock banks that support it;
-//  2. define its details object (a struct with Type and InstitutionID and
-//     its own fields) and add it to CreateRequest with its JSON tag
+//  2. define its details object (a struct with Type, InstitutionID and its
+//     own fields) and add it to CreateRequest with its JSON tag
 //     (request.go): the wire format is typed, so this is the one other edit;
 //  3. give the struct the Details methods (scheme, setInstitution,
-//     payerIBAN, check, record: see systems.go for the two existing ones);
+//     payerIBAN, check, record: see system_details.go);
 //  4. add one System to registrations in systems.go: ID, Object (the JSON
 //     name), Currency, MaxPaymentReference, Account, Country, Field
-//     (FieldOf(&r.X)), TransferType;
-//  5. if it has a new transfer type, add its NOT_RECEIVED timeframe to
-//     timeframes in transfer.go.
+//     (FieldOf with the field's accessor), TransferType;
+//  5. give a new transfer type its NOT_RECEIVED timeframe in transfer.go.
 //
 // TestEveryBankSystemIsRegistered fails until step 4 is done.
 package payment
@@ -174,13 +174,16 @@ func SystemOf(id bank.PaymentSystem) (System, bool) {
 }
 
 // Systems lists every registration, in registration order.
-func Systems() []System { return slices.Clone(current.Load().list) }
+func Systems() []System { return slices.Clone(registered()) }
+
+// registered is the current registrations, not to be changed (no copy).
+func registered() []System { return current.Load().list }
 
 // SystemForCurrency is the first system whose payments are made in
 // currency, else the fallback system (whose validation then names the
 // currency it takes). The legacy API chooses the system this way.
 func SystemForCurrency(currency string) System {
-	for _, s := range current.Load().list {
+	for _, s := range registered() {
 		if s.Currency == currency {
 			return s
 		}
@@ -198,13 +201,13 @@ func rulesOf(id bank.PaymentSystem) System {
 	if s, ok := SystemOf(fallbackSystem); ok {
 		return s
 	}
-	return current.Load().list[0]
+	return registered()[0]
 }
 
 // systemNames lists the registered systems for messages: "A or B", "A, B or C".
 func systemNames() string {
 	var names []string
-	for _, s := range current.Load().list {
+	for _, s := range registered() {
 		names = append(names, string(s.ID))
 	}
 	if len(names) < 2 {
@@ -217,7 +220,7 @@ func systemNames() string {
 // "iban for A, sortCode and accountNumber for B".
 func accountNames() string {
 	var parts []string
-	for _, s := range current.Load().list {
+	for _, s := range registered() {
 		parts = append(parts, s.Account.String()+" for "+string(s.ID))
 	}
 	return strings.Join(parts, ", ")

@@ -196,7 +196,7 @@ func (v *validator) system(r *CreateRequest, ch Channel, banks *bank.Registry) {
 		v.Add(errs.InvalidValue, "paymentSystem", "paymentSystem %q is not supported: use %s.", r.PaymentSystem, systemNames())
 		return
 	}
-	all := Systems()
+	all := registered()
 	for _, s := range all {
 		if d := s.Field.get(r); d != nil {
 			d.setInstitution(strings.ToLower(d.scheme().InstitutionID))
