@@ -18,8 +18,12 @@ const (
 	OpenBankingUK PaymentSystem = "OPEN_BANKING_UK"
 )
 
+// PaymentSystems lists every payment system, in the order they are
+// offered. Each has a registration in internal/payment (its rules).
+var PaymentSystems = []PaymentSystem{OpenBankingEU, OpenBankingUK}
+
 // Valid reports whether s is a known payment system.
-func (s PaymentSystem) Valid() bool { return s == OpenBankingEU || s == OpenBankingUK }
+func (s PaymentSystem) Valid() bool { return slices.Contains(PaymentSystems, s) }
 
 // Bank is one institution.
 type Bank struct {

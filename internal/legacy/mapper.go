@@ -20,22 +20,20 @@ type Mapping struct {
 	fails  errs.Validation
 }
 
-// SystemOf is the payment system a legacy currency code chooses: GBP is
-// OPEN_BANKING_UK, anything else OPEN_BANKING_EU (whose validation then
-// names the currency it takes).
+// SystemOf is the payment system a legacy currency code chooses: the
+// system whose payments are made in it (GBP is OPEN_BANKING_UK), anything
+// else OPEN_BANKING_EU (whose validation then names the currency it takes).
 func SystemOf(currencyCode string) bank.PaymentSystem {
-	if currencyCode == "GBP" {
-		return bank.OpenBankingUK
-	}
-	return bank.OpenBankingEU
+	return payment.SystemForCurrency(currencyCode).ID
 }
 
 // schemeObject is the Global object of a payment system's details.
 func schemeObject(sys bank.PaymentSystem) string {
-	if sys == bank.OpenBankingUK {
-		return "openBankingUK"
+	s, ok := payment.SystemOf(sys)
+	if !ok {
+		return payment.SystemForCurrency("").Object
 	}
-	return "openBankingEU"
+	return s.Object
 }
 
 // resolve replaces SchemeObject in a Global path.

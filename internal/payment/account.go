@@ -56,11 +56,10 @@ func ReceivingAccountOf(p Payment, banks *bank.Registry) ReceivingAccount {
 			acc.Identifications = append(acc.Identifications, id)
 		}
 	}
-	switch {
-	case ids.IBAN != "":
+	if ids.IBAN != "" {
 		acc.Country = iso.IBANCountry(ids.IBAN)
-	case p.System() == bank.OpenBankingUK:
-		acc.Country = "GB"
+	} else if sys, ok := SystemOf(p.System()); ok {
+		acc.Country = sys.Country // "" when the system does not say
 	}
 	if ids.SwiftBic != "" {
 		if b, ok := banks.ByBIC(ids.SwiftBic); ok {

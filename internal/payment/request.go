@@ -147,15 +147,22 @@ type SchemeDetails struct {
 	InstitutionID string
 }
 
-// Scheme returns the details object of the request's payment system.
+// Scheme returns the type and institution of the request's details object
+// (of its payment system); empty when it has none.
 func (r *CreateRequest) Scheme() SchemeDetails {
-	switch {
-	case r.PaymentSystem == bank.OpenBankingEU && r.OpenBankingEU != nil:
-		return SchemeDetails{Type: r.OpenBankingEU.Type, InstitutionID: r.OpenBankingEU.InstitutionID}
-	case r.PaymentSystem == bank.OpenBankingUK && r.OpenBankingUK != nil:
-		return SchemeDetails{Type: r.OpenBankingUK.Type, InstitutionID: r.OpenBankingUK.InstitutionID}
+	if d := r.details(); d != nil {
+		return d.scheme()
 	}
 	return SchemeDetails{}
+}
+
+// details is the details object of the request's payment system, nil when
+// the system is unknown or the object absent.
+func (r *CreateRequest) details() Details {
+	if s, ok := SystemOf(r.PaymentSystem); ok {
+		return s.Field.get(r)
+	}
+	return nil
 }
 
 // Identifiers returns the beneficiary's account identifiers (never nil).
@@ -169,21 +176,8 @@ func (r *CreateRequest) Identifiers() AccountIdentifiers {
 // withInstitution returns a copy of r whose scheme object names the
 // institution id (the bank the payer picked). The original is not changed.
 func (r CreateRequest) withInstitution(id string) CreateRequest {
-	switch {
-	case r.PaymentSystem == bank.OpenBankingEU:
-		eu := OpenBankingEU{}
-		if r.OpenBankingEU != nil {
-			eu = *r.OpenBankingEU
-		}
-		eu.InstitutionID = id
-		r.OpenBankingEU = &eu
-	case r.PaymentSystem == bank.OpenBankingUK:
-		uk := OpenBankingUK{}
-		if r.OpenBankingUK != nil {
-			uk = *r.OpenBankingUK
-		}
-		uk.InstitutionID = id
-		r.OpenBankingUK = &uk
+	if s, ok := SystemOf(r.PaymentSystem); ok {
+		s.Field.own(&r).setInstitution(id)
 	}
 	return r
 }
@@ -211,12 +205,15 @@ func (r *CreateRequest) NotificationURL() string {
 	return r.Communication.Notifications.URL
 }
 
-// PayerIBAN is the payer's IBAN when the merchant gave it.
+// PayerIBAN is the payer's IBAN when the merchant gave it: in a details
+// object (openBankingEU.accountIdentifiers), else in payer.
 func (r *CreateRequest) PayerIBAN() string {
-	switch {
-	case r.OpenBankingEU != nil && r.OpenBankingEU.AccountIdentifiers != nil && r.OpenBankingEU.AccountIdentifiers.IBAN != "":
-		return r.OpenBankingEU.AccountIdentifiers.IBAN
-	case r.Payer != nil && r.Payer.AccountIdentifiers != nil:
+	for _, s := range registered() {
+		if d := s.Field.get(r); d != nil && d.payerIBAN() != "" {
+			return d.payerIBAN()
+		}
+	}
+	if r.Payer != nil && r.Payer.AccountIdentifiers != nil {
 		return r.Payer.AccountIdentifiers.IBAN
 	}
 	return ""

@@ -13,6 +13,7 @@ import (
 	"bankrail/internal/bank"
 	"bankrail/internal/errs"
 	"bankrail/internal/iso"
+	"bankrail/internal/money"
 )
 
 // Bounds of the request fields, in characters.
@@ -39,8 +40,24 @@ type Limits struct {
 	MaxAmount int64 // minor units, inclusive
 }
 
-// currencyOf is the currency each payment system settles in.
-var currencyOf = map[bank.PaymentSystem]string{bank.OpenBankingEU: "EUR", bank.OpenBankingUK: "GBP"}
+// MaxFor is the largest amount of a payment in currency (MaxAmount minor
+// units of it); it fails for an unknown currency.
+func (l Limits) MaxFor(currency string) (money.Money, error) {
+	return money.New(l.MaxAmount, currency)
+}
+
+// exceeded reports whether minor units of currency are above the maximum.
+// With an unknown currency (reported on currency) the minor units are
+// compared alone, so that amount is still checked.
+func (l Limits) exceeded(minor int64, currency string) bool {
+	amount, err := money.New(minor, currency)
+	if err != nil {
+		return minor > l.MaxAmount
+	}
+	max, _ := l.MaxFor(currency) // the same currency: cannot fail
+	c, _ := amount.Cmp(max)
+	return c > 0
+}
 
 // Validate checks a create request for channel ch and returns a
 // VALIDATION_FAILURE listing every failing field, or nil. It normalises r in
@@ -49,7 +66,7 @@ var currencyOf = map[bank.PaymentSystem]string{bank.OpenBankingEU: "EUR", bank.O
 func Validate(r *CreateRequest, ch Channel, lim Limits, banks *bank.Registry) error {
 	v := &validator{}
 	v.currency(r)
-	v.amount(r.Amount, lim)
+	v.amount(r, lim)
 	v.text("internalReference", r.InternalReference, MaxReferenceLength)
 	v.paymentReference(r)
 	v.payer(r.Payer)
@@ -93,31 +110,29 @@ func (v *validator) currency(r *CreateRequest) {
 		v.Add(errs.InvalidValue, "currency", "currency %q is not an ISO 4217 currency code (e.g. EUR, GBP).", r.Currency)
 		return
 	}
-	if want, ok := currencyOf[r.PaymentSystem]; ok && r.Currency != want {
-		v.Add(errs.InvalidValue, "currency", "%s payments are made in %s, not %s.", r.PaymentSystem, want, r.Currency)
+	if s, ok := SystemOf(r.PaymentSystem); ok && r.Currency != s.Currency {
+		v.Add(errs.InvalidValue, "currency", "%s payments are made in %s, not %s.", r.PaymentSystem, s.Currency, r.Currency)
 	}
 }
 
-func (v *validator) amount(a *int64, lim Limits) {
+func (v *validator) amount(r *CreateRequest, lim Limits) {
+	a := r.Amount
 	switch {
 	case a == nil:
 		v.Add(errs.ValueRequired, "amount", "amount is required, in minor units (cents, pence).")
 	case *a <= 0:
 		v.Add(errs.TooLow, "amount", "amount must be at least 1 (minor units), got %d.", *a)
-	case *a > lim.MaxAmount:
+	case lim.exceeded(*a, r.Currency):
 		v.Add(errs.TooHigh, "amount", "amount must be at most %d (minor units), got %d.", lim.MaxAmount, *a)
 	}
 }
 
 // paymentReference allows what both schemes carry: letters, digits, space
-// and / - ? : ( ) . , ' +; at most 140 characters (SEPA) or 18 (Faster
-// Payments).
+// and / - ? : ( ) . , ' +; at most the system's MaxPaymentReference
+// characters (140 for SEPA, 18 for Faster Payments).
 func (v *validator) paymentReference(r *CreateRequest) {
 	const path = "paymentReference"
-	max := MaxPaymentReferenceEU
-	if r.PaymentSystem == bank.OpenBankingUK {
-		max = MaxPaymentReferenceUK
-	}
+	max := rulesOf(r.PaymentSystem).MaxPaymentReference
 	if n := utf8.RuneCountInString(r.PaymentReference); n > max {
 		v.Add(errs.TooLong, path, "paymentReference must be at most %d characters long for %s, got %d.", max, r.PaymentSystem, n)
 		return
@@ -169,50 +184,40 @@ func (v *validator) device(d *Device) {
 	v.text("device.fingerprint", d.Fingerprint, MaxFingerprintLength)
 }
 
-// system checks paymentSystem and its details object.
+// system checks paymentSystem and its details object: the object of the
+// system is required, those of the other systems are not allowed.
 func (v *validator) system(r *CreateRequest, ch Channel, banks *bank.Registry) {
+	sys, ok := SystemOf(r.PaymentSystem)
 	switch {
 	case r.PaymentSystem == "":
-		v.Add(errs.ValueRequired, "paymentSystem", "paymentSystem is required: OPEN_BANKING_EU or OPEN_BANKING_UK.")
+		v.Add(errs.ValueRequired, "paymentSystem", "paymentSystem is required: %s.", systemNames())
 		return
-	case !r.PaymentSystem.Valid():
-		v.Add(errs.InvalidValue, "paymentSystem", "paymentSystem %q is not supported: use OPEN_BANKING_EU or OPEN_BANKING_UK.", r.PaymentSystem)
+	case !ok:
+		v.Add(errs.InvalidValue, "paymentSystem", "paymentSystem %q is not supported: use %s.", r.PaymentSystem, systemNames())
 		return
 	}
-	if r.OpenBankingEU != nil {
-		r.OpenBankingEU.InstitutionID = strings.ToLower(r.OpenBankingEU.InstitutionID)
+	all := registered()
+	for _, s := range all {
+		if d := s.Field.get(r); d != nil {
+			d.setInstitution(strings.ToLower(d.scheme().InstitutionID))
+		}
 	}
-	if r.OpenBankingUK != nil {
-		r.OpenBankingUK.InstitutionID = strings.ToLower(r.OpenBankingUK.InstitutionID)
+	for _, s := range all {
+		if s.ID != sys.ID && s.Field.get(r) != nil {
+			v.Add(errs.FieldNotAllowed, s.Object, "%s is not allowed when paymentSystem is %s.", s.Object, r.PaymentSystem)
+		}
 	}
-	own, other := "openBankingEU", "openBankingUK"
-	present, otherPresent := r.OpenBankingEU != nil, r.OpenBankingUK != nil
-	if r.PaymentSystem == bank.OpenBankingUK {
-		own, other, present, otherPresent = other, own, otherPresent, present
-	}
-	if otherPresent {
-		v.Add(errs.FieldNotAllowed, other, "%s is not allowed when paymentSystem is %s.", other, r.PaymentSystem)
-	}
-	if !present {
+	own, d := sys.Object, sys.Field.get(r)
+	if d == nil {
 		v.Add(errs.ValueRequired, own, "%s is required when paymentSystem is %s.", own, r.PaymentSystem)
 		return
 	}
-	s := r.Scheme()
+	s := d.scheme()
 	if s.Type != "" && !validType(s.Type) {
 		v.Add(errs.InvalidValue, own+".type", "%s.type %q is not one of BILL, GOODS, PERSON_TO_PERSON, SERVICES, OTHER.", own, s.Type)
 	}
 	v.institution(own+".institutionId", s.InstitutionID, r.PaymentSystem, ch, banks)
-	if eu := r.OpenBankingEU; eu != nil && r.PaymentSystem == bank.OpenBankingEU {
-		v.text("openBankingEU.statementDescriptor", eu.StatementDescriptor, MaxStatementDescriptor)
-		if p := eu.ValidityPeriod; p != nil && *p < MinValidityPeriod {
-			v.Add(errs.TooLow, "openBankingEU.validityPeriod", "openBankingEU.validityPeriod is in seconds and must be at least %d.", MinValidityPeriod)
-		} else if p != nil && *p > MaxValidityPeriod {
-			v.Add(errs.TooHigh, "openBankingEU.validityPeriod", "openBankingEU.validityPeriod is in seconds and must be at most %d (30 days).", MaxValidityPeriod)
-		}
-		if eu.AccountIdentifiers != nil && eu.AccountIdentifiers.IBAN != "" {
-			eu.AccountIdentifiers.IBAN = v.iban("openBankingEU.accountIdentifiers.iban", eu.AccountIdentifiers.IBAN)
-		}
-	}
+	d.check(v, own)
 }
 
 func validType(t Type) bool {
@@ -273,13 +278,13 @@ func (v *validator) beneficiary(r *CreateRequest) {
 	const base = "beneficiary.accountIdentifiers"
 	ids := b.AccountIdentifiers
 	if ids == nil {
-		v.Add(errs.ValueRequired, base, "%s is required: iban for %s, sortCode and accountNumber for %s.", base, bank.OpenBankingEU, bank.OpenBankingUK)
+		v.Add(errs.ValueRequired, base, "%s is required: %s.", base, accountNames())
 		return
 	}
-	uk := r.PaymentSystem == bank.OpenBankingUK
+	sortCode := rulesOf(r.PaymentSystem).Account == AccountSortCode
 	if ids.IBAN != "" {
 		ids.IBAN = v.iban(base+".iban", ids.IBAN)
-	} else if !uk {
+	} else if !sortCode {
 		v.Add(errs.ValueRequired, base+".iban", "%s.iban is required for %s.", base, r.PaymentSystem)
 	}
 	if ids.SwiftBic != "" {
@@ -289,16 +294,17 @@ func (v *validator) beneficiary(r *CreateRequest) {
 		}
 	}
 	ids.SortCode = strings.NewReplacer("-", "", " ", "").Replace(ids.SortCode)
-	v.digits(base+".sortCode", ids.SortCode, 6, uk)
+	v.digits(base+".sortCode", ids.SortCode, 6, sortCode, r.PaymentSystem)
 	ids.AccountNumber = strings.ReplaceAll(ids.AccountNumber, " ", "")
-	v.digits(base+".accountNumber", ids.AccountNumber, 8, uk)
+	v.digits(base+".accountNumber", ids.AccountNumber, 8, sortCode, r.PaymentSystem)
 }
 
-// digits checks a UK sort code (6) or account number (8).
-func (v *validator) digits(path, s string, n int, required bool) {
+// digits checks a UK sort code (6) or account number (8), required by
+// payment system sys.
+func (v *validator) digits(path, s string, n int, required bool, sys bank.PaymentSystem) {
 	if s == "" {
 		if required {
-			v.Add(errs.ValueRequired, path, "%s is required for %s (%d digits).", path, bank.OpenBankingUK, n)
+			v.Add(errs.ValueRequired, path, "%s is required for %s (%d digits).", path, sys, n)
 		}
 		return
 	}
