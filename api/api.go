@@ -1,7 +1,11 @@
 // Package api holds bankrail's OpenAPI 3.1 document, the description of
 // every endpoint, embedded so that the binary serves it at /openapi.json and
-// tests check real responses against it.
+// tests check real requests and responses against it, and the Go types of
+// its request and response bodies (types.gen.go), generated from it: the
+// one source of the wire format, for the server and for Go clients.
 package api
+
+//go:generate go tool oapi-codegen -config oapi-codegen.yaml openapi.yaml
 
 import (
 	_ "embed"

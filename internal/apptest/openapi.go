@@ -49,11 +49,36 @@ func loadSpec() {
 	specRouter, specErr = gorillamux.NewRouter(doc)
 }
 
-// CheckAgainstSpec fails the test when a response does not match the OpenAPI
-// document: an undocumented endpoint or status, a missing header, or a body
-// that breaks its schema. Every Env.Do calls it, so documentation and
-// behaviour cannot drift. Answers to unknown routes (404, 405) are skipped.
+// CheckAgainstSpec fails the test when an exchange does not match the
+// OpenAPI document: an undocumented endpoint or status, a missing header, a
+// response body that breaks its schema, or a request the server accepted
+// although the document forbids it (parameters, headers, body). Every
+// Env.Do calls it, so documentation and behaviour cannot drift. Answers to
+// unknown routes (404, 405) are skipped.
+//
+// Which requests are checked: every request whose answer is not a 4xx. A
+// 4xx answer means the server refused the request, so a request the
+// document forbids is then agreement, not a mismatch; this is how tests
+// send invalid input on purpose without marking it. Every request the
+// server accepted (2xx, 3xx) or failed on (5xx) must be valid by the
+// document: a server more lenient than its document is caught. (A server
+// stricter than its document shows as a 4xx that a test did not expect.)
 func CheckAgainstSpec(t testing.TB, req *http.Request, resp *Response) {
+	t.Helper()
+	checkSpec(t, req, resp, true)
+}
+
+// CheckResponseAgainstSpec is CheckAgainstSpec without the request check,
+// for a request a test sends outside the document on purpose
+// (Request.OffSpec).
+func CheckResponseAgainstSpec(t testing.TB, req *http.Request, resp *Response) {
+	t.Helper()
+	checkSpec(t, req, resp, false)
+}
+
+// checkSpec checks the exchange; the request too when checkReq is set and
+// the answer is not a 4xx (see CheckAgainstSpec).
+func checkSpec(t testing.TB, req *http.Request, resp *Response, checkReq bool) {
 	t.Helper()
 	specOnce.Do(loadSpec)
 	if specErr != nil {
@@ -69,10 +94,14 @@ func CheckAgainstSpec(t testing.TB, req *http.Request, resp *Response) {
 		t.Errorf("OpenAPI: %s %s answered %d but is not documented in api/openapi.yaml: %v", req.Method, req.URL.Path, resp.Status, err)
 		return
 	}
-	opts := &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true, ExcludeRequestBody: true,
+	opts := &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true,
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}
+	reqIn := &openapi3filter.RequestValidationInput{Request: routed, PathParams: params, Route: route, Options: opts}
+	if checkReq && (resp.Status < 400 || resp.Status >= 500) {
+		checkRequest(t, req, reqIn, resp.Status)
+	}
 	in := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: routed, PathParams: params, Route: route, Options: opts},
+		RequestValidationInput: reqIn,
 		Status:                 resp.Status,
 		Header:                 resp.Header,
 		Options:                opts,
@@ -80,5 +109,22 @@ func CheckAgainstSpec(t testing.TB, req *http.Request, resp *Response) {
 	in.SetBodyBytes(resp.Body)
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
 		t.Errorf("OpenAPI: response to %s %s (%d) does not match api/openapi.yaml: %v\nbody: %s", req.Method, req.URL.Path, resp.Status, err, resp.Body)
+	}
+}
+
+// checkRequest fails the test when req (its parameters, headers and body)
+// does not match the document. The body is read again through GetBody,
+// which http.NewRequest sets for the bodies Env.Do sends.
+func checkRequest(t testing.TB, req *http.Request, in *openapi3filter.RequestValidationInput, status int) {
+	t.Helper()
+	if req.GetBody != nil {
+		body, err := req.GetBody()
+		if err != nil {
+			t.Fatalf("OpenAPI: read the request body again: %v", err)
+		}
+		in.Request.Body = body
+	}
+	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+		t.Errorf("OpenAPI: request %s %s (answered %d) does not match api/openapi.yaml: %v", req.Method, req.URL.Path, status, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"bankrail/api"
 	"bankrail/internal/bank"
 	"bankrail/internal/errs"
 	"bankrail/internal/iso"
@@ -21,9 +22,9 @@ func (s *Server) listBanks(w http.ResponseWriter, r *http.Request) error {
 		return errs.E(errs.InvalidQueryParam, "paymentSystem %q is not OPEN_BANKING_EU or OPEN_BANKING_UK.", f.System)
 	}
 	banks := s.Payments.Banks().List(f)
-	out := make([]bankView, 0, len(banks))
+	out := make([]api.Bank, 0, len(banks))
 	for _, b := range banks {
-		out = append(out, s.bankView(b))
+		out = append(out, s.bankWire(b))
 	}
 	w.Header().Set("Cache-Control", "private, max-age=3600")
 	writeJSON(w, http.StatusOK, out)
@@ -40,7 +41,7 @@ func (s *Server) getBank(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return errs.NotFoundf("No bank with id %s.", id)
 	}
-	writeJSON(w, http.StatusOK, s.bankView(b))
+	writeJSON(w, http.StatusOK, s.bankWire(b))
 	return nil
 }
 

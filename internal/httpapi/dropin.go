@@ -3,15 +3,10 @@ package httpapi
 import (
 	"net/http"
 
+	"bankrail/api"
 	legacyapi "bankrail/internal/legacy"
 	"bankrail/internal/payment"
 )
-
-// dropinCreated is the answer to POST /dropin.
-type dropinCreated struct {
-	ID    string `json:"id"`
-	Token string `json:"token"`
-}
 
 // createDropin serves POST /dropin: an embedded checkout session. The
 // payment is created like a legacy one (same table, same core) and the
@@ -19,7 +14,7 @@ type dropinCreated struct {
 // the merchant's page mount the checkout (/js/v1/checkout.js) and expires.
 func (s *Server) createDropin(w http.ResponseWriter, r *http.Request) error {
 	req := &legacyapi.Dropin{}
-	return createMapped(s, w, r, "POST /dropin", req, func(p payment.Payment) dropinCreated {
-		return dropinCreated{ID: p.ID, Token: s.Legacy.DropinToken(p, req)}
+	return createMapped(s, w, r, "POST /dropin", req, func(p payment.Payment) api.DropinCreated {
+		return api.DropinCreated{ID: p.ID, Token: s.Legacy.DropinToken(p, req)}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"bankrail/api"
 	"bankrail/internal/errs"
 )
 
@@ -38,29 +39,6 @@ func statusOf(code errs.Code) int {
 	}
 }
 
-// errorBody is the Global API error shape.
-type errorBody struct {
-	Code    errs.Code         `json:"code"`
-	Message string            `json:"message"`
-	Errors  []errs.FieldError `json:"errors,omitempty"`
-}
-
-// legacyErrorBody is the legacy Payments API error shape.
-type legacyErrorBody struct {
-	Exception legacyException `json:"exception"`
-}
-
-type legacyException struct {
-	Code      int                `json:"code"`
-	Message   string             `json:"message"`
-	ErrorList []legacyFieldError `json:"errorList"`
-}
-
-type legacyFieldError struct {
-	Property string `json:"property"`
-	Message  string `json:"message"`
-}
-
 // writeError writes err in the shape of the API the route belongs to.
 // Internal errors are logged with the request's trace id; the client sees
 // only the trace id and a timestamp.
@@ -81,14 +59,34 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="bankrail"`)
 	}
 	if isLegacy(r.Context()) {
-		body := legacyErrorBody{Exception: legacyException{Code: status, Message: legacyMessage(e), ErrorList: []legacyFieldError{}}}
-		for _, f := range e.Fields {
-			body.Exception.ErrorList = append(body.Exception.ErrorList, legacyFieldError{Property: f.PropertyPath, Message: f.Message})
-		}
-		writeJSON(w, status, body)
+		writeJSON(w, status, legacyErrorOf(status, e))
 		return
 	}
-	writeJSON(w, status, errorBody{Code: e.Code, Message: e.Message, Errors: e.Fields})
+	writeJSON(w, status, errorOf(e))
+}
+
+// errorOf is the Global API error body of e; errors is left out when no
+// field failed.
+func errorOf(e *errs.Error) api.Error {
+	body := api.Error{Code: api.ErrorCode(e.Code), Message: e.Message}
+	if len(e.Fields) > 0 {
+		fields := make([]api.FieldError, 0, len(e.Fields))
+		for _, f := range e.Fields {
+			fields = append(fields, api.FieldError{Type: api.FieldErrorType(f.Type), PropertyPath: f.PropertyPath, Message: f.Message})
+		}
+		body.Errors = &fields
+	}
+	return body
+}
+
+// legacyErrorOf is the legacy Payments API error body of e, answered with
+// status.
+func legacyErrorOf(status int, e *errs.Error) api.LegacyError {
+	body := api.LegacyError{Exception: api.LegacyException{Code: int64(status), Message: legacyMessage(e), ErrorList: []api.LegacyFieldError{}}}
+	for _, f := range e.Fields {
+		body.Exception.ErrorList = append(body.Exception.ErrorList, api.LegacyFieldError{Property: f.PropertyPath, Message: f.Message})
+	}
+	return body
 }
 
 // legacyMessage follows the legacy API's wording for validation failures.

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"bankrail/api"
 	"bankrail/internal/clock"
 	"bankrail/internal/errs"
 )
@@ -36,12 +37,12 @@ func TestPanicBecomesLoggedInternalErrorWithTraceID(t *testing.T) {
 	for _, path := range []string{"/boom", "/fail"} {
 		rec := httptest.NewRecorder()
 		s.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
-		var body errorBody
+		var body api.Error
 		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
 			t.Fatal(err)
 		}
 		trace := rec.Header().Get("X-Request-Id")
-		if rec.Code != 500 || body.Code != errs.Internal || !strings.Contains(body.Message, trace) || !strings.Contains(body.Message, "2026-01-02T03:04:05Z") {
+		if rec.Code != 500 || body.Code != api.ErrorCode(errs.Internal) || !strings.Contains(body.Message, trace) || !strings.Contains(body.Message, "2026-01-02T03:04:05Z") {
 			t.Fatalf("%s: %d %+v", path, rec.Code, body)
 		}
 		if strings.Contains(rec.Body.String(), "secret detail") || strings.Contains(rec.Body.String(), "password") {

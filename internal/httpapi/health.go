@@ -4,11 +4,13 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"bankrail/api"
 )
 
 // healthz answers while the process runs (liveness).
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	writeJSON(w, http.StatusOK, api.Health{Status: api.HealthStatusOk})
 	return nil
 }
 
@@ -18,9 +20,9 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 	defer cancel()
 	if err := s.DB.Ping(ctx); err != nil {
 		s.log.Warn("readiness check failed", "err", err)
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
+		writeJSON(w, http.StatusServiceUnavailable, api.Readiness{Status: api.ReadinessStatusUnavailable, Database: opt("unreachable")})
 		return nil
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "ready", "database": "ok"})
+	writeJSON(w, http.StatusOK, api.Readiness{Status: api.ReadinessStatusReady, Database: opt("ok")})
 	return nil
 }

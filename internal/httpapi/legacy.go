@@ -3,22 +3,17 @@ package httpapi
 import (
 	"net/http"
 
+	"bankrail/api"
 	legacyapi "bankrail/internal/legacy"
 	"bankrail/internal/payment"
 )
-
-// legacyCreated is the legacy API's answer to a new payment.
-type legacyCreated struct {
-	ID          string `json:"id"`
-	CheckoutURL string `json:"checkoutUrl"`
-}
 
 // createLegacyPayment serves POST /legacy/payments: the legacy request is
 // mapped onto the Global one (internal/legacy) and created on the hosted
 // channel; 201 {id, checkoutUrl} with Location: /payments/{id}.
 func (s *Server) createLegacyPayment(w http.ResponseWriter, r *http.Request) error {
-	return createMapped(s, w, r, "POST /legacy/payments", &legacyapi.Request{}, func(p payment.Payment) legacyCreated {
-		return legacyCreated{ID: p.ID, CheckoutURL: s.Legacy.CheckoutURL(p)}
+	return createMapped(s, w, r, "POST /legacy/payments", &legacyapi.Request{}, func(p payment.Payment) api.LegacyPaymentCreated {
+		return api.LegacyPaymentCreated{ID: p.ID, CheckoutURL: s.Legacy.CheckoutURL(p)}
 	})
 }
 
@@ -44,7 +39,12 @@ func createMapped[S legacyapi.Source, T any](s *Server, w http.ResponseWriter, r
 // legacyNameMatchScore serves GET /legacy/payments/{id}/name-match-score
 // ?allow_initials=: the Global score as {invocationId, nameMatchScore}.
 func (s *Server) legacyNameMatchScore(w http.ResponseWriter, r *http.Request) error {
-	return s.scoreName(w, r, "allow_initials", "nameMatchScore")
+	m, err := s.scoreName(r, "allow_initials")
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, api.LegacyNameMatchScore{InvocationID: m.InvocationID, NameMatchScore: m.Score})
+	return nil
 }
 
 // migrationGuide serves the migration guide from the legacy API to the

@@ -1,66 +1,48 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/google/uuid"
 
+	"bankrail/api"
 	"bankrail/internal/auth"
 	"bankrail/internal/errs"
 	"bankrail/internal/notify"
 )
 
-// notificationJSON is a notification in the delivery log.
-type notificationJSON struct {
-	ID            string          `json:"id"`
-	CustomerID    string          `json:"customerId"`
-	ClientID      string          `json:"clientId"`
-	PaymentID     string          `json:"paymentId,omitempty"`
-	Type          string          `json:"type"`
-	URL           string          `json:"url,omitempty"`
-	Status        notify.Status   `json:"status"`
-	AttemptCount  int             `json:"attemptCount"`
-	NextAttemptAt *time.Time      `json:"nextAttemptAt,omitempty"`
-	CreatedAt     time.Time       `json:"createdAt"`
-	DeliveredAt   *time.Time      `json:"deliveredAt,omitempty"`
-	LastError     string          `json:"lastError,omitempty"`
-	Body          json.RawMessage `json:"body"`
-	Attempts      []attemptJSON   `json:"attempts,omitempty"`
-}
-
-// attemptJSON is one delivery attempt.
-type attemptJSON struct {
-	Number         int               `json:"number"`
-	At             time.Time         `json:"at"`
-	URL            string            `json:"url"`
-	RequestHeaders map[string]string `json:"requestHeaders"`
-	RequestBody    json.RawMessage   `json:"requestBody"`
-	ResponseStatus int               `json:"responseStatus,omitempty"`
-	ResponseBody   string            `json:"responseBody,omitempty"`
-	LatencyMs      float64           `json:"latencyMs"`
-	Error          string            `json:"error,omitempty"`
-	Success        bool              `json:"success"`
-}
-
-func toNotificationJSON(n notify.Notification, attempts []notify.Attempt) notificationJSON {
-	j := notificationJSON{ID: n.ID, CustomerID: n.CustomerID, ClientID: n.ClientID, PaymentID: n.PaymentID, Type: n.Type,
-		URL: n.URL, Status: n.Status, AttemptCount: n.Attempts, CreatedAt: n.CreatedAt, LastError: n.LastError, Body: n.Body}
+// notificationOf renders a notification of the delivery log with its
+// attempts (left out when there are none).
+func notificationOf(n notify.Notification, attempts []notify.Attempt) api.Notification {
+	j := api.Notification{ID: n.ID, CustomerID: n.CustomerID, ClientID: n.ClientID, PaymentID: opt(n.PaymentID), Type: n.Type,
+		URL: opt(n.URL), Status: api.NotificationStatus(n.Status), AttemptCount: int64(n.Attempts), CreatedAt: n.CreatedAt,
+		LastError: opt(n.LastError), Body: n.Body}
 	if j.Type == "" {
 		j.Type = "gateway"
 	}
 	if n.Status == notify.Pending {
-		j.NextAttemptAt = &n.NextAttemptAt
+		next := n.NextAttemptAt
+		j.NextAttemptAt = &next
 	}
 	if !n.DeliveredAt.IsZero() {
-		j.DeliveredAt = &n.DeliveredAt
+		delivered := n.DeliveredAt
+		j.DeliveredAt = &delivered
 	}
-	for _, a := range attempts {
-		j.Attempts = append(j.Attempts, attemptJSON{Number: a.Number, At: a.At, URL: a.URL, RequestHeaders: a.RequestHeaders,
-			RequestBody: a.RequestBody, ResponseStatus: a.ResponseStatus, ResponseBody: a.ResponseBody,
-			LatencyMs: float64(a.Latency.Microseconds()) / 1000, Error: a.Error, Success: a.Success})
+	if len(attempts) > 0 {
+		list := make([]api.NotificationAttempt, 0, len(attempts))
+		for _, a := range attempts {
+			at := api.NotificationAttempt{Number: int64(a.Number), At: a.At, URL: a.URL, RequestHeaders: a.RequestHeaders,
+				RequestBody: a.RequestBody, ResponseBody: opt(a.ResponseBody),
+				LatencyMs: float64(a.Latency.Microseconds()) / 1000, Error: opt(a.Error), Success: a.Success}
+			if a.ResponseStatus != 0 {
+				status := int64(a.ResponseStatus)
+				at.ResponseStatus = &status
+			}
+			list = append(list, at)
+		}
+		j.Attempts = &list
 	}
 	return j
 }
@@ -90,9 +72,9 @@ func (s *Server) listNotifications(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	items := make([]notificationJSON, 0, len(page.Items))
+	items := make([]api.Notification, 0, len(page.Items))
 	for _, n := range page.Items {
-		items = append(items, toNotificationJSON(n, nil))
+		items = append(items, notificationOf(n, nil))
 	}
 	h := w.Header()
 	h.Set("page", strconv.Itoa(page.Page))
@@ -145,7 +127,7 @@ func (s *Server) getNotification(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toNotificationJSON(n, attempts))
+	writeJSON(w, http.StatusOK, notificationOf(n, attempts))
 	return nil
 }
 
@@ -159,7 +141,7 @@ func (s *Server) redeliverNotification(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusAccepted, toNotificationJSON(n, nil))
+	writeJSON(w, http.StatusAccepted, notificationOf(n, nil))
 	return nil
 }
 
@@ -171,7 +153,7 @@ func (s *Server) testNotification(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toNotificationJSON(n, attempts))
+	writeJSON(w, http.StatusOK, notificationOf(n, attempts))
 	return nil
 }
 

@@ -5,27 +5,10 @@ import (
 	"net/http"
 	"net/url"
 
+	"bankrail/api"
 	"bankrail/internal/auth"
 	"bankrail/internal/errs"
 )
-
-// tokenRequest is the body of POST /oauth in either encoding.
-type tokenRequest struct {
-	GrantType    string `json:"grant_type"`
-	ClientID     string `json:"client_id"`
-	ClientSecret string `json:"client_secret"`
-	Username     string `json:"username"`
-	Password     string `json:"password"`
-	RefreshToken string `json:"refresh_token"`
-}
-
-// tokenResponse is the contract's token response.
-type tokenResponse struct {
-	AccessToken  string `json:"access_token"`
-	TokenType    string `json:"token_type"`
-	ExpiresIn    int    `json:"expires_in"`
-	RefreshToken string `json:"refresh_token"`
-}
 
 // token serves POST /oauth and POST /legacy/oauth. The Global API documents
 // JSON and the legacy API form encoding; both accept either, told apart by
@@ -39,10 +22,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 	switch req.GrantType {
 	case "password":
 		pair, err = s.Auth.Password(r.Context(), auth.PasswordGrant{ClientID: req.ClientID, ClientSecret: req.ClientSecret,
-			Username: req.Username, Password: req.Password, RemoteAddr: s.clientAddr(r)})
+			Username: val(req.Username), Password: val(req.Password), RemoteAddr: s.clientAddr(r)})
 	case "refresh_token":
 		pair, err = s.Auth.Refresh(r.Context(), auth.RefreshGrant{ClientID: req.ClientID, ClientSecret: req.ClientSecret,
-			RefreshToken: req.RefreshToken, RemoteAddr: s.clientAddr(r)})
+			RefreshToken: val(req.RefreshToken), RemoteAddr: s.clientAddr(r)})
 	case "":
 		var v errs.Validation
 		v.Add(errs.ValueRequired, "grant_type", "grant_type is required: password or refresh_token.")
@@ -56,13 +39,14 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, tokenResponse{AccessToken: pair.AccessToken, TokenType: "Bearer",
-		ExpiresIn: pair.ExpiresIn, RefreshToken: pair.RefreshToken})
+	writeJSON(w, http.StatusOK, api.TokenResponse{AccessToken: pair.AccessToken, TokenType: api.TokenResponseTokenTypeBearer,
+		ExpiresIn: api.TokenResponseExpiresIn(pair.ExpiresIn), RefreshToken: pair.RefreshToken})
 	return nil
 }
 
-func (s *Server) parseTokenRequest(w http.ResponseWriter, r *http.Request) (tokenRequest, error) {
-	var req tokenRequest
+// parseTokenRequest reads the body of a token request, JSON or form encoded.
+func (s *Server) parseTokenRequest(w http.ResponseWriter, r *http.Request) (api.TokenRequest, error) {
+	var req api.TokenRequest
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "application/x-www-form-urlencoded" {
 		return req, s.decodeJSON(w, r, &req)
@@ -75,14 +59,20 @@ func (s *Server) parseTokenRequest(w http.ResponseWriter, r *http.Request) (toke
 	if err != nil {
 		return req, errs.E(errs.BadRequest, "Malformed form body: %s.", err.Error())
 	}
-	req = tokenRequest{GrantType: form.Get("grant_type"), ClientID: form.Get("client_id"), ClientSecret: form.Get("client_secret"),
-		Username: form.Get("username"), Password: form.Get("password"), RefreshToken: form.Get("refresh_token")}
+	req = api.TokenRequest{GrantType: api.TokenRequestGrantType(form.Get("grant_type")), ClientID: form.Get("client_id"),
+		ClientSecret: form.Get("client_secret"), Username: opt(form.Get("username")), Password: opt(form.Get("password")),
+		RefreshToken: opt(form.Get("refresh_token"))}
 	return req, nil
 }
 
 // jwks publishes the public keys that verify access tokens.
 func (s *Server) jwks(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "public, max-age=300")
-	writeJSON(w, http.StatusOK, map[string]any{"keys": s.Auth.Keys().JWKS()})
+	var keys api.JWKS
+	for _, k := range s.Auth.Keys().JWKS() {
+		keys.Keys = append(keys.Keys, api.JWK{Kty: api.JWKKty(k.KTY), Crv: api.JWKCrv(k.CRV), X: k.X, Kid: k.KID,
+			Alg: api.JWKAlg(k.ALG), Use: api.JWKUse(k.USE)})
+	}
+	writeJSON(w, http.StatusOK, keys)
 	return nil
 }

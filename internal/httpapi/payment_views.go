@@ -1,74 +1,11 @@
 package httpapi
 
 import (
-	"time"
-
+	"bankrail/api"
 	"bankrail/internal/bank"
 	"bankrail/internal/iso"
 	"bankrail/internal/payment"
 )
-
-// paymentRecord is the Global payment record returned by POST /payments.
-type paymentRecord struct {
-	ID                    string                `json:"id"`
-	Currency              string                `json:"currency"`
-	Amount                int64                 `json:"amount"`
-	PaymentReference      string                `json:"paymentReference"`
-	InternalReference     string                `json:"internalReference,omitempty"`
-	PaymentSystem         bank.PaymentSystem    `json:"paymentSystem"`
-	OpenBankingEU         *openBankingEUView    `json:"openBankingEU,omitempty"`
-	OpenBankingUK         *openBankingUKView    `json:"openBankingUK,omitempty"`
-	Payer                 *payment.Payer        `json:"payer,omitempty"`
-	Sender                *recordSender         `json:"sender"`
-	Beneficiary           *payment.Beneficiary  `json:"beneficiary"`
-	Device                *payment.Device       `json:"device,omitempty"`
-	Status                payment.Status        `json:"status"`
-	TransferType          string                `json:"transferType"`
-	DisplayInfo           []payment.DisplayInfo `json:"displayInfo"`
-	CreatedAt             time.Time             `json:"createdAt"`
-	UpdatedAt             time.Time             `json:"updatedAt"`
-	MandateID             *string               `json:"mandateId"`
-	PaymentInitiationFlow initiationFlow        `json:"paymentInitiationFlow"`
-}
-
-type openBankingEUView struct {
-	Type                payment.Type                `json:"type"`
-	InstitutionID       string                      `json:"institutionId,omitempty"`
-	Provider            string                      `json:"provider,omitempty"`
-	StatementDescriptor string                      `json:"statementDescriptor,omitempty"`
-	ValidityPeriod      *int64                      `json:"validityPeriod,omitempty"`
-	AccountIdentifiers  *payment.AccountIdentifiers `json:"accountIdentifiers,omitempty"`
-}
-
-type openBankingUKView struct {
-	Type          payment.Type `json:"type"`
-	InstitutionID string       `json:"institutionId,omitempty"`
-	Provider      string       `json:"provider,omitempty"`
-}
-
-type recordSender struct {
-	Name               string            `json:"name"`
-	AccountIdentifiers senderIdentifiers `json:"accountIdentifiers"`
-}
-
-type senderIdentifiers struct {
-	IBAN string `json:"iban,omitempty"`
-}
-
-type initiationFlow struct {
-	Status  payment.FlowStatus `json:"status"`
-	Details flowDetails        `json:"details"`
-}
-
-type flowDetails struct {
-	Reason   string       `json:"reason"`
-	Redirect flowRedirect `json:"redirect"`
-}
-
-type flowRedirect struct {
-	URL       string `json:"url"`
-	DirectURL string `json:"directUrl"`
-}
 
 // flowReason is the reason of paymentInitiationFlow for a status.
 func flowReason(s payment.Status) string {
@@ -79,16 +16,14 @@ func flowReason(s payment.Status) string {
 }
 
 // recordOf renders the Global payment record.
-func (s *Server) recordOf(p payment.Payment) paymentRecord {
+func (s *Server) recordOf(p payment.Payment) api.Payment {
 	req := p.Request
-	rec := paymentRecord{
+	rec := api.Payment{
 		ID: p.ID, Currency: req.Currency, Amount: amountOf(p), PaymentReference: p.UniqueReference,
-		InternalReference: req.InternalReference, PaymentSystem: req.PaymentSystem, Payer: req.Payer,
-		Beneficiary: req.Beneficiary, Device: req.Device, Status: p.Status, TransferType: s.Payments.TransferType(p),
-		DisplayInfo: req.DisplayInfo, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
-	}
-	if rec.DisplayInfo == nil {
-		rec.DisplayInfo = []payment.DisplayInfo{}
+		InternalReference: opt(req.InternalReference), PaymentSystem: api.PaymentSystem(req.PaymentSystem),
+		Payer: payerWire(req.Payer), Beneficiary: beneficiaryWire(req.Beneficiary), Device: deviceWire(req.Device),
+		Status: api.PaymentStatus(p.Status), TransferType: api.TransferType(s.Payments.TransferType(p)),
+		DisplayInfo: displayInfoWire(req.DisplayInfo), CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
 	}
 	provider := ""
 	if b, ok := s.Payments.Bank(p); ok {
@@ -98,17 +33,20 @@ func (s *Server) recordOf(p payment.Payment) paymentRecord {
 	switch {
 	case req.OpenBankingEU != nil:
 		eu := req.OpenBankingEU
-		rec.OpenBankingEU = &openBankingEUView{Type: p.Type(), InstitutionID: scheme.InstitutionID, Provider: provider,
-			StatementDescriptor: eu.StatementDescriptor, ValidityPeriod: eu.ValidityPeriod, AccountIdentifiers: eu.AccountIdentifiers}
+		rec.OpenBankingEU = &api.PaymentOpenBankingEU{Type: api.PaymentType(p.Type()), InstitutionID: opt(scheme.InstitutionID),
+			Provider: opt(provider), StatementDescriptor: opt(eu.StatementDescriptor), ValidityPeriod: eu.ValidityPeriod,
+			AccountIdentifiers: identifiersWire(eu.AccountIdentifiers)}
 	case req.OpenBankingUK != nil:
-		rec.OpenBankingUK = &openBankingUKView{Type: p.Type(), InstitutionID: scheme.InstitutionID, Provider: provider}
+		rec.OpenBankingUK = &api.PaymentOpenBankingUK{Type: api.PaymentType(p.Type()), InstitutionID: opt(scheme.InstitutionID),
+			Provider: opt(provider)}
 	}
 	if p.Sender != nil {
-		rec.Sender = &recordSender{Name: p.Sender.Name, AccountIdentifiers: senderIdentifiers{IBAN: p.Sender.IBAN}}
+		rec.Sender = &api.PaymentSender{Name: p.Sender.Name, AccountIdentifiers: api.AccountIdentifiers{IBAN: opt(p.Sender.IBAN)}}
 	}
 	redirect := s.Payments.RedirectOf(p)
-	rec.PaymentInitiationFlow = initiationFlow{Status: p.Status.Flow(), Details: flowDetails{
-		Reason: flowReason(p.Status), Redirect: flowRedirect{URL: redirect.URL, DirectURL: redirect.DirectURL}}}
+	rec.PaymentInitiationFlow = api.PaymentInitiationFlow{Status: api.FlowStatus(p.Status.Flow()),
+		Details: api.PaymentInitiationFlowDetails{Reason: flowReason(p.Status),
+			Redirect: api.PaymentRedirect{URL: redirect.URL, DirectURL: redirect.DirectURL}}}
 	return rec
 }
 
@@ -119,146 +57,51 @@ func amountOf(p payment.Payment) int64 {
 	return *p.Request.Amount
 }
 
-// paymentDetails is the record of GET /payments/{id} and GET /payments.
-type paymentDetails struct {
-	ID                       string             `json:"id"`
-	Active                   bool               `json:"active"`
-	CreatedAt                time.Time          `json:"createdAt"`
-	UpdatedAt                time.Time          `json:"updatedAt"`
-	CustomerID               string             `json:"customerId"`
-	Currency                 currencyView       `json:"currency"`
-	Amount                   int64              `json:"amount"`
-	Type                     payment.Type       `json:"type"`
-	PaymentSystem            bank.PaymentSystem `json:"paymentSystem"`
-	InternalReference        string             `json:"internalReference"`
-	PaymentReference         string             `json:"paymentReference"`
-	Account                  accountView        `json:"account"`
-	UniqueReference          string             `json:"uniqueReference"`
-	Bank                     *bankView          `json:"bank"`
-	Status                   payment.Status     `json:"status"`
-	StatusUpdates            []statusUpdateView `json:"statusUpdates"`
-	Beneficiary              beneficiaryView    `json:"beneficiary"`
-	TransferType             string             `json:"transferType"`
-	Sender                   detailsSender      `json:"sender"`
-	RefundAvailable          bool               `json:"refundAvailable"`
-	RefundNotAvailableReason string             `json:"refundNotAvailableReason"`
-	RefundNotAvailableCode   string             `json:"refundNotAvailableCode"`
-}
-
-type currencyView struct {
-	ID      string `json:"id"`
-	Name    string `json:"name"`
-	Decimal int    `json:"decimal"`
-	Active  bool   `json:"active"`
-}
-
-type countryView struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
-type accountView struct {
-	ID            string       `json:"id"`
-	Active        bool         `json:"active"`
-	CreatedAt     time.Time    `json:"createdAt"`
-	Nickname      string       `json:"nickname"`
-	AccountNumber string       `json:"accountNumber"`
-	IBAN          string       `json:"iban"`
-	SwiftBic      string       `json:"swiftBic"`
-	SortCode      string       `json:"sortCode"`
-	Currency      currencyView `json:"currency"`
-	Country       *countryView `json:"country"`
-	Bankname      string       `json:"bankname"`
-}
-
-type statusUpdateView struct {
-	CreatedAt time.Time      `json:"createdAt"`
-	NewStatus payment.Status `json:"newStatus"`
-}
-
-type beneficiaryView struct {
-	ID                     string               `json:"id"`
-	CustomerID             string               `json:"customerId"`
-	Name                   string               `json:"name"`
-	AccountIdentifications []identificationView `json:"accountIdentifications"`
-	Country                *countryView         `json:"country"`
-}
-
-type identificationView struct {
-	Type  string `json:"type"`
-	Value string `json:"value"`
-}
-
-type detailsSender struct {
-	Name              *string             `json:"name"`
-	Email             string              `json:"email,omitempty"`
-	IP                string              `json:"ip,omitempty"`
-	DeviceFingerprint string              `json:"deviceFingerprint,omitempty"`
-	ServiceConnect    *serviceConnectView `json:"serviceConnect"`
-}
-
-type serviceConnectView struct {
-	AccountName   string `json:"accountName"`
-	AccountNumber string `json:"accountNumber"`
-	SortCode      string `json:"sortCode"`
-}
-
-// bankView is an institution of the registry.
-type bankView struct {
-	ID              string               `json:"id"`
-	Name            string               `json:"name"`
-	Country         countryView          `json:"country"`
-	OfficialName    string               `json:"officialName"`
-	BranchName      string               `json:"branchName"`
-	ShortBranchName string               `json:"shortBranchName"`
-	Active          bool                 `json:"active"`
-	Logo            string               `json:"logo"` // {public-url}/banks/{id}/logo.svg
-	Icon            string               `json:"icon"` // {public-url}/banks/{id}/icon.svg
-	BIC             string               `json:"bic"`
-	PaymentSystems  []bank.PaymentSystem `json:"paymentSystems"`
-	SEPAInstant     bool                 `json:"sepaInstant"`
-}
-
-// bankView renders a bank; its images are served by bankrail itself.
-func (s *Server) bankView(b bank.Bank) bankView {
+// bankWire renders a bank; its images are served by bankrail itself.
+func (s *Server) bankWire(b bank.Bank) api.Bank {
 	images := s.Payments.PublicURL() + "/banks/" + b.ID
-	return bankView{ID: b.ID, Name: b.Name, Country: countryOf(b.Country), OfficialName: b.OfficialName,
+	var systems []api.PaymentSystem
+	for _, sys := range b.Systems {
+		systems = append(systems, api.PaymentSystem(sys))
+	}
+	return api.Bank{ID: b.ID, Name: b.Name, Country: countryOf(b.Country), OfficialName: b.OfficialName,
 		BranchName: b.BranchName, ShortBranchName: b.ShortBranchName, Active: true,
 		Logo: images + "/logo.svg", Icon: images + "/icon.svg",
-		BIC: b.BIC, PaymentSystems: b.Systems, SEPAInstant: b.SEPAInstant}
+		BIC: b.BIC, PaymentSystems: systems, SepaInstant: b.SEPAInstant}
 }
 
-func countryOf(code string) countryView {
+func countryOf(code string) api.Country {
 	name, _ := iso.CountryName(code)
-	return countryView{ID: code, Name: name}
+	return api.Country{ID: code, Name: name}
 }
 
-func currencyViewOf(code string) currencyView {
+func currencyOf(code string) api.Currency {
 	c, ok := iso.CurrencyOf(code)
-	return currencyView{ID: code, Name: c.Name, Decimal: c.Decimals, Active: ok}
+	return api.Currency{ID: code, Name: c.Name, Decimal: int64(c.Decimals), Active: ok}
 }
 
 // detailsOf renders the payment details record.
-func (s *Server) detailsOf(p payment.Payment) paymentDetails {
+func (s *Server) detailsOf(p payment.Payment) api.PaymentDetails {
 	req := p.Request
 	acc := payment.ReceivingAccountOf(p, s.Payments.Banks())
-	cur := currencyViewOf(req.Currency)
-	var country *countryView
+	cur := currencyOf(req.Currency)
+	var country *api.Country
 	if acc.Country != "" {
 		c := countryOf(acc.Country)
 		country = &c
 	}
-	d := paymentDetails{
+	sortCode := acc.Identifiers.SortCode // always present in the details record, even empty
+	d := api.PaymentDetails{
 		ID: p.ID, Active: true, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, CustomerID: p.CustomerID,
-		Currency: cur, Amount: amountOf(p), Type: p.Type(), PaymentSystem: req.PaymentSystem,
+		Currency: cur, Amount: amountOf(p), Type: api.PaymentType(p.Type()), PaymentSystem: api.PaymentSystem(req.PaymentSystem),
 		InternalReference: req.InternalReference, PaymentReference: req.PaymentReference,
-		Account: accountView{ID: acc.AccountID, Active: true, CreatedAt: p.CreatedAt, Nickname: acc.Name,
-			AccountNumber: acc.Identifiers.AccountNumber, IBAN: acc.Identifiers.IBAN, SwiftBic: acc.Identifiers.SwiftBic,
-			SortCode: acc.Identifiers.SortCode, Currency: cur, Country: country},
-		UniqueReference: p.UniqueReference, Status: p.Status, TransferType: s.Payments.TransferType(p),
-		Beneficiary: beneficiaryView{ID: acc.BeneficiaryID, CustomerID: p.CustomerID, Name: acc.Name,
-			AccountIdentifications: []identificationView{}, Country: country},
-		StatusUpdates: []statusUpdateView{},
+		Account: api.ReceivingAccount{ID: acc.AccountID, Active: true, CreatedAt: p.CreatedAt, Nickname: acc.Name,
+			AccountNumber: acc.Identifiers.AccountNumber, IBAN: acc.Identifiers.IBAN, SwiftBIC: acc.Identifiers.SwiftBic,
+			SortCode: &sortCode, Currency: cur, Country: country},
+		UniqueReference: p.UniqueReference, Status: api.PaymentStatus(p.Status), TransferType: api.TransferType(s.Payments.TransferType(p)),
+		Beneficiary: api.PaymentDetailsBeneficiary{ID: acc.BeneficiaryID, CustomerID: p.CustomerID, Name: acc.Name,
+			AccountIdentifications: []api.AccountIdentification{}, Country: country},
+		StatusUpdates: []api.StatusUpdate{},
 	}
 	refund := payment.RefundabilityOf(p)
 	d.RefundAvailable, d.RefundNotAvailableCode, d.RefundNotAvailableReason = refund.Available, refund.Code, refund.Reason
@@ -266,25 +109,27 @@ func (s *Server) detailsOf(p payment.Payment) paymentDetails {
 		d.Account.Bankname = acc.Bank.Name
 	}
 	for _, id := range acc.Identifications {
-		d.Beneficiary.AccountIdentifications = append(d.Beneficiary.AccountIdentifications, identificationView{Type: id.Type, Value: id.Value})
+		d.Beneficiary.AccountIdentifications = append(d.Beneficiary.AccountIdentifications,
+			api.AccountIdentification{Type: api.AccountIdentificationType(id.Type), Value: id.Value})
 	}
 	if b, ok := s.Payments.Bank(p); ok {
-		v := s.bankView(b)
+		v := s.bankWire(b)
 		d.Bank = &v
 	}
 	for _, u := range p.History {
-		d.StatusUpdates = append(d.StatusUpdates, statusUpdateView{CreatedAt: u.CreatedAt, NewStatus: u.Status})
+		d.StatusUpdates = append(d.StatusUpdates, api.StatusUpdate{CreatedAt: u.CreatedAt, NewStatus: api.PaymentStatus(u.Status)})
 	}
 	if req.Payer != nil {
-		d.Sender.Email = req.Payer.Email
+		d.Sender.Email = opt(req.Payer.Email)
 	}
 	if req.Device != nil {
-		d.Sender.IP, d.Sender.DeviceFingerprint = req.Device.IP, req.Device.Fingerprint
+		d.Sender.IP, d.Sender.DeviceFingerprint = opt(req.Device.IP), opt(req.Device.Fingerprint)
 	}
 	if p.Sender != nil {
-		d.Sender.Name = &p.Sender.Name
+		name := p.Sender.Name
+		d.Sender.Name = &name
 		if p.Sender.SortCode != "" || p.Sender.AccountNumber != "" {
-			d.Sender.ServiceConnect = &serviceConnectView{AccountName: p.Sender.Name,
+			d.Sender.ServiceConnect = &api.ServiceConnect{AccountName: p.Sender.Name,
 				AccountNumber: p.Sender.AccountNumber, SortCode: p.Sender.SortCode}
 		}
 	}

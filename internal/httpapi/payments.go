@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"bankrail/api"
 	"bankrail/internal/auth"
 	"bankrail/internal/errs"
 	"bankrail/internal/iso"
@@ -34,9 +35,11 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := s.decodeJSON(w, r, &in.Request); err != nil {
+	var body api.PaymentCreateRequest
+	if err := s.decodeJSON(w, r, &body); err != nil {
 		return err
 	}
+	in.Request = createRequestOf(body)
 	in.Channel = channel
 	resp, err := s.Payments.Create(r.Context(), in, render(s.recordOf))
 	if err != nil {
@@ -143,7 +146,7 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]paymentDetails, 0, len(items))
+	out := make([]api.PaymentDetails, 0, len(items))
 	for _, p := range items {
 		out = append(out, s.detailsOf(p))
 	}
@@ -219,27 +222,27 @@ func timeParam(v, name string) (time.Time, error) {
 
 // nameMatchScore serves GET /payments/{id}/name-match-score.
 func (s *Server) nameMatchScore(w http.ResponseWriter, r *http.Request) error {
-	return s.scoreName(w, r, "allowInitials", "score")
+	m, err := s.scoreName(r, "allowInitials")
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, api.NameMatchScore{InvocationID: m.InvocationID, Score: m.Score})
+	return nil
 }
 
-// scoreName answers a name match score: the query parameter that allows
-// initials and the name of the score in the answer differ between the
-// Global and the legacy API.
-func (s *Server) scoreName(w http.ResponseWriter, r *http.Request, initialsParam, scoreField string) error {
+// scoreName computes a name match score; the query parameter that allows
+// initials differs between the Global and the legacy API (as does the
+// answer's shape).
+func (s *Server) scoreName(r *http.Request, initialsParam string) (payment.NameMatch, error) {
 	allow := false
 	switch v := r.URL.Query().Get(initialsParam); strings.ToLower(v) {
 	case "", "false":
 	case "true":
 		allow = true
 	default:
-		return errs.E(errs.InvalidQueryParam, "%s must be true or false, got %q.", initialsParam, v)
+		return payment.NameMatch{}, errs.E(errs.InvalidQueryParam, "%s must be true or false, got %q.", initialsParam, v)
 	}
-	m, err := s.Payments.NameMatchScore(r.Context(), principal(r).CustomerID, r.PathValue("id"), allow)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"invocationId": m.InvocationID, scoreField: m.Score})
-	return nil
+	return s.Payments.NameMatchScore(r.Context(), principal(r).CustomerID, r.PathValue("id"), allow)
 }
 
 // followShortLink serves GET /c/{code}: a redirect to the payer's full

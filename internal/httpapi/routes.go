@@ -37,7 +37,7 @@ func (s *Server) routes() {
 	// The payer's pages (HTML, their own routing and error pages).
 	if s.Pages != nil {
 		for _, prefix := range s.PagePrefixes {
-			s.mux.Handle(prefix, s.Pages)
+			s.mount(prefix, s.Pages)
 		}
 	}
 	// Notifications: the delivery log, redelivery and the test notification.

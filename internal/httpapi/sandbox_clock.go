@@ -4,18 +4,14 @@ import (
 	"net/http"
 	"time"
 
+	"bankrail/api"
 	"bankrail/internal/clock"
 	"bankrail/internal/errs"
 )
 
-// clockResponse describes the sandbox clock.
-type clockResponse struct {
-	Now           time.Time `json:"now"`
-	OffsetSeconds int64     `json:"offsetSeconds"`
-}
-
-func (s *Server) clockState() clockResponse {
-	return clockResponse{Now: s.Sandbox.Now(), OffsetSeconds: int64(s.Sandbox.Offset() / time.Second)}
+// clockState describes the sandbox clock.
+func (s *Server) clockState() api.SandboxClock {
+	return api.SandboxClock{Now: s.Sandbox.Now(), OffsetSeconds: int64(s.Sandbox.Offset() / time.Second)}
 }
 
 // sandboxClock serves GET /sandbox/clock.
@@ -26,9 +22,7 @@ func (s *Server) sandboxClock(w http.ResponseWriter, r *http.Request) error {
 
 // advanceSandboxClock serves POST /sandbox/clock/advance {"seconds": N}.
 func (s *Server) advanceSandboxClock(w http.ResponseWriter, r *http.Request) error {
-	var req struct {
-		Seconds *int64 `json:"seconds"`
-	}
+	var req api.SandboxClockAdvance
 	if err := s.decodeJSON(w, r, &req); err != nil {
 		return err
 	}

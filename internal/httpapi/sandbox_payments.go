@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"bankrail/api"
 	"bankrail/internal/config"
 	"bankrail/internal/errs"
 	"bankrail/internal/payment"
@@ -36,28 +37,25 @@ func (s *Server) testingScenario(r *http.Request) (payment.Outcome, error) {
 // bank's part without a browser. It answers the Global payment record after
 // the moves.
 func (s *Server) authoriseSandboxPayment(w http.ResponseWriter, r *http.Request) error {
-	var req struct {
-		Outcome           *string `json:"outcome"`
-		AccountHolderName string  `json:"accountHolderName"`
-	}
+	var req api.SandboxAuthoriseRequest
 	if err := s.decodeJSON(w, r, &req); err != nil {
 		return err
 	}
 	var v errs.Validation
 	var o payment.Outcome
 	switch {
-	case req.Outcome == nil || strings.TrimSpace(*req.Outcome) == "":
+	case strings.TrimSpace(string(req.Outcome)) == "":
 		v.Add(errs.ValueRequired, "outcome", "outcome is required: one of %s.", strings.Join(payment.OutcomeNames(), ", "))
 	default:
 		var ok bool
-		if o, ok = payment.ParseOutcome(*req.Outcome); !ok {
-			v.Add(errs.InvalidValue, "outcome", "outcome %q is not one of %s.", *req.Outcome, strings.Join(payment.OutcomeNames(), ", "))
+		if o, ok = payment.ParseOutcome(string(req.Outcome)); !ok {
+			v.Add(errs.InvalidValue, "outcome", "outcome %q is not one of %s.", string(req.Outcome), strings.Join(payment.OutcomeNames(), ", "))
 		}
 	}
 	if err := v.Err(); err != nil {
 		return err
 	}
-	p, err := s.Payments.Authorise(r.Context(), principal(r).CustomerID, r.PathValue("id"), o, req.AccountHolderName)
+	p, err := s.Payments.Authorise(r.Context(), principal(r).CustomerID, r.PathValue("id"), o, val(req.AccountHolderName))
 	if err != nil {
 		return err
 	}

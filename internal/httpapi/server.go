@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 
 	"bankrail/internal/auth"
 	"bankrail/internal/clock"
@@ -56,6 +57,18 @@ type Server struct {
 	maxBody int64
 	mux     *http.ServeMux
 	handler http.Handler
+	served  []string // every pattern registered on mux, in order
+}
+
+// Routes lists the patterns the server serves, as registered: "METHOD
+// /path" for API routes, "/prefix/" for the payer's pages. The route
+// coverage test compares them with the OpenAPI document.
+func (s *Server) Routes() []string { return slices.Clone(s.served) }
+
+// mount registers h at pattern on the mux and records the pattern.
+func (s *Server) mount(pattern string, h http.Handler) {
+	s.served = append(s.served, pattern)
+	s.mux.Handle(pattern, h)
 }
 
 // New builds the HTTP handler of bankrail.
@@ -109,7 +122,7 @@ func (s *Server) handle(pattern string, h handlerFunc, opts ...routeOption) {
 	if !rt.public && rt.permission == "" {
 		panic("route " + pattern + " must be public or name a permission") // a programming error caught at start
 	}
-	s.mux.Handle(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.mount(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rt.legacy {
 			r = asLegacy(w, r)
 		}
