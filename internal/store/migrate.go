@@ -29,7 +29,7 @@ func (s *Store) migrate(ctx context.Context, up func(*goose.Provider) ([]*goose.
 		return fmt.Errorf("open migrations: %w", err)
 	}
 	dialect := goose.DialectSQLite3
-	opts := []goose.ProviderOption{goose.WithGoMigrations(goMigrations()...)}
+	opts := []goose.ProviderOption{goose.WithGoMigrations(goMigrations(s.dialect)...)}
 	if s.dialect == Postgres {
 		dialect = goose.DialectPostgres
 		// Probe the lock every second (the default is 5 s, which made

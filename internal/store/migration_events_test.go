@@ -60,7 +60,7 @@ func TestEventLogMigrationMovesStatusHistories(t *testing.T) {
 			}
 		}
 		evs, err := s.Events().List(ctx, customer, event.Filter{SubjectID: id})
-		if err != nil || len(evs) != 3 || evs[2].Status != "COMPLETED" {
+		if err != nil || len(evs) != 2 || evs[1].Status != "COMPLETED" || evs[0].Seq != 2 {
 			t.Fatalf("events %v %v", evs, err)
 		}
 	})

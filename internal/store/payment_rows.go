@@ -8,8 +8,8 @@ import (
 	"bankrail/internal/payment"
 )
 
-// paymentColumns are what a payment is read from: its row, and its status
-// history from the event log in the same query.
+// paymentColumns are what a payment is read from: its row, and the moves of
+// its status history from the event log in the same query.
 var paymentColumns = `p.id, p.customer_id, p.client_id, p.user_id, p.channel, p.status, p.unique_reference,
 	p.short_code, p.checkout_token, p.request, ` + statusHistoryColumn + `, p.sender, p.created_at, p.updated_at,
 	p.next_status, p.next_at`
@@ -33,7 +33,8 @@ func scanPayment(row interface{ Scan(...any) error }) (payment.Payment, error) {
 	if err := json.Unmarshal([]byte(req), &p.Request); err != nil {
 		return payment.Payment{}, fmt.Errorf("decode request of payment %s: %w", p.ID, err)
 	}
-	p.History = make([]payment.StatusUpdate, 0, 4)
+	// NEW_PAYMENT at creation is the row itself; every move is an event.
+	p.History = append(make([]payment.StatusUpdate, 0, 4), payment.StatusUpdate{Status: payment.StatusNew, CreatedAt: p.CreatedAt})
 	if err := parseStatusHistory(hist.String, func(st string, at int64) {
 		p.History = append(p.History, payment.StatusUpdate{Status: payment.Status(st), CreatedAt: fromMicros(at)})
 	}); err != nil {

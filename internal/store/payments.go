@@ -33,25 +33,48 @@ func (r payments) writer() querier {
 	return r.s.write
 }
 
-// Create inserts p and its history (one event a status). Outside a unit of
-// work it runs in a transaction of its own.
+// Create inserts p and the moves of its history (a sandbox scenario played
+// at creation) as events; the first entry, NEW_PAYMENT at CreatedAt, is the
+// row itself. A payment created without moves outside a unit of work is one
+// INSERT, atomic by itself.
 func (r payments) Create(ctx context.Context, p payment.Payment) error {
-	if r.tx == nil {
-		return r.s.InTx(ctx, func(tx *Tx) error { return tx.Payments().Create(ctx, p) })
+	if len(p.History) == 0 || p.History[0].Status != payment.StatusNew || !p.History[0].CreatedAt.Equal(p.CreatedAt) {
+		return fmt.Errorf("payment %s: its history must start with NEW_PAYMENT at its creation", p.ID)
 	}
+	// Encode before any transaction: on SQLite it holds the one writer.
 	cols, err := paymentState(p)
 	if err != nil {
 		return err
 	}
-	_, err = r.s.txExec(ctx, r.tx, insertPayment,
-		p.ID, p.CustomerID, p.ClientID, p.UserID, string(p.Channel), string(p.System()), string(p.Status),
+	if r.tx == nil && len(p.History) == 1 {
+		st, err := r.s.prepared(ctx, r.s.write, insertPayment)
+		if err != nil {
+			return err
+		}
+		_, err = st.ExecContext(ctx, paymentRow(p, cols)...)
+		return translate(err, "payment "+p.ID)
+	}
+	if r.tx == nil {
+		return r.s.InTx(ctx, func(tx *Tx) error { return tx.Payments().(payments).insert(ctx, p, cols) })
+	}
+	return r.insert(ctx, p, cols)
+}
+
+// paymentRow are the arguments of insertPayment.
+func paymentRow(p payment.Payment, cols storedState) []any {
+	return []any{p.ID, p.CustomerID, p.ClientID, p.UserID, string(p.Channel), string(p.System()), string(p.Status),
 		p.Request.Currency, p.Amount(), p.Request.InternalReference, p.Request.PaymentReference, p.UniqueReference,
 		p.Scheme().InstitutionID, p.ShortCode, p.CheckoutToken, cols.request,
-		micros(p.CreatedAt), micros(p.UpdatedAt), cols.sender, cols.nextStatus, cols.nextAt)
+		micros(p.CreatedAt), micros(p.UpdatedAt), cols.sender, cols.nextStatus, cols.nextAt}
+}
+
+// insert writes p, encoded as cols, and its moves inside the unit of work.
+func (r payments) insert(ctx context.Context, p payment.Payment, cols storedState) error {
+	_, err := r.s.txExec(ctx, r.tx, insertPayment, paymentRow(p, cols)...)
 	if err := translate(err, "payment "+p.ID); err != nil {
 		return err
 	}
-	return r.appendHistory(ctx, p, 0)
+	return r.appendHistory(ctx, p, 1)
 }
 
 const insertPayment = `
@@ -60,7 +83,8 @@ const insertPayment = `
 		request, created_at, updated_at, sender, next_status, next_at)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`
 
-// appendHistory writes p.History[from:] as the payment's events.
+// appendHistory writes p.History[from:] as the payment's events; entry i
+// is the event of seq i+1 (seq 1, NEW_PAYMENT, is the payment row).
 func (r payments) appendHistory(ctx context.Context, p payment.Payment, from int) error {
 	for i := from; i < len(p.History); i++ {
 		u := p.History[i]
