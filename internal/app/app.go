@@ -159,6 +159,9 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
 	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keyGuard,
 		bank.Default(), a.clock, paymentCfg)
+	if err := a.buildJobs(ctx, keyGuard); err != nil {
+		return err
+	}
 	interval := opts.TimedMoves
 	if interval <= 0 {
 		interval = DefaultTimedMoves

@@ -20,6 +20,9 @@ type Keys interface {
 	Claim(ctx context.Context, c Claim) (ClaimResult, error)
 	// Release forgets a pending key still held with t.Token.
 	Release(ctx context.Context, t Ticket) error
+	// Purge deletes up to limit keys that expired before now (and are not
+	// in flight); it returns how many.
+	Purge(ctx context.Context, now time.Time, limit int) (int, error)
 }
 
 // Completer stores a finished request's result under its key inside the
@@ -111,6 +114,23 @@ func replayOrConflict(c ClaimResult, noun string) (Result, error) {
 		return Result{}, errs.E(errs.IdempotencyConflict,
 			"The Idempotency-Key was already used; this service is set to refuse every reuse of a key.")
 	}
+}
+
+// PurgeBatch is how many expired keys one Purge call deletes.
+const PurgeBatch = 1000
+
+// PurgeExpired forgets every key that expired on the clock, in batches, so
+// the table holds about a TTL's worth of keys. It returns how many.
+func (g *Guard) PurgeExpired(ctx context.Context) (int, error) {
+	total := 0
+	for ctx.Err() == nil {
+		n, err := g.keys.Purge(ctx, g.clock.Now().UTC(), PurgeBatch)
+		total += n
+		if err != nil || n < PurgeBatch {
+			return total, err
+		}
+	}
+	return total, ctx.Err()
 }
 
 // ErrTakenOver is what a Completer answers when the key is no longer held.

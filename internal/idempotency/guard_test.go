@@ -33,6 +33,17 @@ func (m *memKeys) Release(_ context.Context, t Ticket) error {
 	return nil
 }
 
+func (m *memKeys) Purge(_ context.Context, now time.Time, _ int) (int, error) {
+	n := 0
+	for k, r := range m.recs {
+		if !now.Before(r.ExpiresAt) {
+			delete(m.recs, k)
+			n++
+		}
+	}
+	return n, nil
+}
+
 // complete stands for the Completer of the use case's unit of work.
 func (m *memKeys) complete(t Ticket, r Result) {
 	rec := m.recs[t.Key]
@@ -101,8 +112,12 @@ func TestGuard(t *testing.T) {
 		t.Fatalf("no key: ticket %v, %v", got, err)
 	}
 
-	// The key expires on the clock: the same key is a new request then.
+	// The key expires on the clock: the same key is a new request then,
+	// and purging forgets every expired key.
 	clk.Advance(time.Hour)
+	if n, err := g.PurgeExpired(ctx); err != nil || n != 3 || len(keys.recs) != 0 {
+		t.Fatalf("purge: %d %v, left %v", n, err, keys.recs)
+	}
 	if _, replayed, err := g.Do(ctx, req, work("later")); err != nil || replayed {
 		t.Fatalf("after the TTL: %v %v", replayed, err)
 	}

@@ -37,3 +37,11 @@ func (s *Store) Exec(ctx context.Context, query string, args ...any) error {
 	_, err := s.write.ExecContext(ctx, query, args...)
 	return err
 }
+
+// JobState reads a job's state, attempts and due time (for tests of the
+// queue).
+func (s *Store) JobState(ctx context.Context, id string) (state string, attempt int, runAt time.Time, err error) {
+	var at int64
+	err = s.read.QueryRowContext(ctx, `SELECT state, attempt, run_at FROM jobs WHERE id = $1`, id).Scan(&state, &attempt, &at)
+	return state, attempt, fromMicros(at), err
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"time"
 
 	"bankrail/internal/idempotency"
 )
@@ -102,4 +103,19 @@ func scanKeyRecord(row interface{ Scan(...any) error }) (idempotency.Record, err
 	r.Done, r.Result.Body = done == 1, []byte(body)
 	r.CreatedAt, r.ExpiresAt, r.LockedUntil = fromMicros(created), fromMicros(expires), fromNullMicros(locked)
 	return r, err
+}
+
+// Purge deletes up to limit keys that expired before now and are not held
+// by a request in flight; it returns how many it deleted.
+func (k keys) Purge(ctx context.Context, now time.Time, limit int) (int, error) {
+	res, err := k.s.write.ExecContext(ctx, `
+		DELETE FROM idempotency_keys WHERE (customer_id, idem_key) IN (
+			SELECT customer_id, idem_key FROM idempotency_keys
+			WHERE expires_at <= $1 AND (done = 1 OR locked_until IS NULL OR locked_until <= $1) LIMIT $2)`,
+		micros(now), limit)
+	if err != nil {
+		return 0, translate(err, "purge idempotency keys")
+	}
+	n, err := res.RowsAffected()
+	return int(n), translate(err, "purge idempotency keys")
 }

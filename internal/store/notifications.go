@@ -22,7 +22,7 @@ func (s *Store) OnNotificationsDue(fn func()) { s.queued.Store(&fn) }
 // has committed.
 func (s *Store) wakeAfterCommit(tx *sql.Tx) {
 	if fn := s.queued.Load(); fn != nil {
-		s.onCommit(tx, *fn)
+		s.onCommit(tx, "notifications due", *fn)
 	}
 }
 

@@ -46,9 +46,10 @@ type Store struct {
 	log     *slog.Logger
 	stmts   stmtCache // prepared statements of hot queries
 
-	afterCommit sync.Map               // *sql.Tx -> func(): run once the transaction commits
+	afterCommit sync.Map               // *sql.Tx -> map[string]func(): run once the transaction commits
 	queued      atomic.Pointer[func()] // told when committed notifications are due (see notifications.go)
 	warm        atomic.Bool            // hotWrites are prepared (stmt.go)
+	jobsQueued  atomic.Pointer[func()] // told when committed jobs were enqueued (see jobs.go)
 }
 
 // Open connects to the database described by opts. It does not migrate.
@@ -149,14 +150,20 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return fmt.Errorf("commit: %w", err)
 	}
 	if hook != nil {
-		hook.(func())()
+		for _, fn := range hook.(map[string]func()) {
+			fn()
+		}
 	}
 	return nil
 }
 
-// onCommit runs fn after tx commits (not if it rolls back). Only for
-// transactions of inTx.
-func (s *Store) onCommit(tx *sql.Tx, fn func()) { s.afterCommit.Store(tx, fn) }
+// onCommit runs fn after tx commits (not if it rolls back), once per name
+// however often it is asked. Only for transactions of inTx; a transaction
+// is used by one goroutine, so its map needs no lock.
+func (s *Store) onCommit(tx *sql.Tx, name string, fn func()) {
+	hooks, _ := s.afterCommit.LoadOrStore(tx, map[string]func(){})
+	hooks.(map[string]func())[name] = fn
+}
 
 // forUpdate is the row-lock suffix of a SELECT inside a transaction. SQLite
 // needs none: a write transaction (txlock=immediate) already excludes others.

@@ -1,0 +1,53 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"bankrail/internal/idempotency"
+	"bankrail/internal/job"
+)
+
+// Kinds of the jobs this instance runs.
+const (
+	// kindPurgeIdempotencyKeys forgets expired Idempotency-Keys, then
+	// enqueues its next run (a unique job: one waiting across instances).
+	kindPurgeIdempotencyKeys = "idempotency.purge"
+	purgeEvery               = time.Hour
+)
+
+// buildJobs registers the job kinds, makes the job worker (woken when this
+// instance enqueues) and enqueues the first run of the periodic jobs.
+func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard) error {
+	kinds := job.NewRegistry()
+	queue := a.store.Jobs()
+	job.Register(kinds, kindPurgeIdempotencyKeys, func(ctx context.Context, _ struct{}) error {
+		n, err := keys.PurgeExpired(ctx)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			a.log.Info("purged expired idempotency keys", "count", n)
+		}
+		return a.enqueuePurge(ctx, queue, a.clock.Now().Add(purgeEvery))
+	})
+	w := job.NewWorker(queue, kinds, a.clock, a.log.With("component", "jobs"), job.Config{})
+	a.store.OnJobsEnqueued(w.Wake)
+	a.workers = append(a.workers, w)
+	return a.enqueuePurge(ctx, queue, a.clock.Now())
+}
+
+// enqueuePurge schedules the purge of expired keys at at, unless a run is
+// already waiting.
+func (a *App) enqueuePurge(ctx context.Context, q job.Enqueuer, at time.Time) error {
+	j, err := job.New(kindPurgeIdempotencyKeys, nil, at)
+	if err != nil {
+		return err
+	}
+	j.UniqueKey = kindPurgeIdempotencyKeys
+	if err := q.Enqueue(ctx, j); err != nil {
+		return fmt.Errorf("schedule the purge of idempotency keys: %w", err)
+	}
+	return nil
+}

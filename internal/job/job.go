@@ -1,0 +1,117 @@
+// Package job is bankrail's one mechanism for durable background work:
+// report generation, alias issuance, payout processing, reconciliation
+// timers. A job is enqueued in the same transaction as the change that asks
+// for it (so it exists if and only if that change does), runs once across
+// any number of instances (a lease claim), is retried with backoff, and is
+// due on the service clock, so the sandbox's virtual clock makes jobs due.
+// It knows nothing of SQL: the store implements Enqueuer and Queue.
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// State is where a job is in its life.
+type State string
+
+// States.
+const (
+	Available State = "available" // waiting for RunAt
+	Running   State = "running"   // claimed by a worker under a lease
+	Completed State = "completed" // its handler returned nil
+	Failed    State = "failed"    // its last attempt failed and no attempt is left
+	Cancelled State = "cancelled" // its handler said retrying is pointless (Cancel)
+)
+
+// Job is one unit of background work.
+type Job struct {
+	ID          string    // uuid v7
+	Kind        string    // names the handler (Register)
+	Args        []byte    // JSON of the handler's argument
+	TenantID    string    // the top-level customer whose clock the job is due on; "" for system jobs
+	UniqueKey   string    // when set, at most one available job has it (a second enqueue is a no-op)
+	RunAt       time.Time // due time on the service clock
+	Attempt     int       // attempts started so far (1 while the first runs)
+	MaxAttempts int
+	State       State
+	LastError   string
+	CreatedAt   time.Time
+}
+
+// DefaultMaxAttempts is how often a job is tried when its enqueuer does not
+// say.
+const DefaultMaxAttempts = 10
+
+// Enqueuer writes jobs inside the unit of work of the change that asks for
+// them (the store's transaction implements it). A job whose UniqueKey is
+// already held by an available job is skipped.
+type Enqueuer interface {
+	Enqueue(ctx context.Context, jobs ...Job) error
+}
+
+// Queue is the worker's side of the store: each call is a transaction of
+// its own.
+type Queue interface {
+	Enqueuer
+	// Claim takes up to limit jobs due at now (available with RunAt <= now,
+	// or running under a lease that ran out: its holder died), marks them
+	// running under a new lease until leaseUntil, and counts the attempt.
+	Claim(ctx context.Context, now, leaseUntil time.Time, limit int) (leaseID string, jobs []Job, err error)
+	// Finish records a claimed job's outcome, only while this lease holds
+	// it: Completed, Cancelled or Failed with errText; or, with
+	// state Available, a retry at runAt.
+	Finish(ctx context.Context, id, leaseID string, state State, runAt time.Time, errText string, at time.Time) error
+}
+
+// New builds a job of kind with args encoded as JSON, due at runAt.
+func New(kind string, args any, runAt time.Time) (Job, error) {
+	b, err := encodeArgs(args)
+	if err != nil {
+		return Job{}, fmt.Errorf("job %s: %w", kind, err)
+	}
+	return Job{Kind: kind, Args: b, RunAt: runAt, MaxAttempts: DefaultMaxAttempts, State: Available}, nil
+}
+
+// retryAt asks for the next attempt at a given time.
+type retryAt struct {
+	at  time.Time
+	err error
+}
+
+func (r retryAt) Error() string { return fmt.Sprintf("retry at %s: %v", r.at.Format(time.RFC3339), r.err) }
+func (r retryAt) Unwrap() error { return r.err }
+
+// RetryAt is a handler's error that asks for the next attempt at t instead
+// of the backoff's time (say, a bank that said "not before").
+func RetryAt(t time.Time, err error) error { return retryAt{at: t, err: err} }
+
+// cancel marks an error that retrying cannot mend.
+type cancel struct{ err error }
+
+func (c cancel) Error() string { return "cancelled: " + c.err.Error() }
+func (c cancel) Unwrap() error { return c.err }
+
+// Cancel is a handler's error that ends the job as Cancelled at once (bad
+// arguments, a subject that no longer exists).
+func Cancel(err error) error { return cancel{err: err} }
+
+// isCancel reports whether err asks to cancel.
+func isCancel(err error) bool {
+	var c cancel
+	return errors.As(err, &c)
+}
+
+// Backoff is the wait before attempt n+1 after attempt n failed:
+// 2^n seconds (1 s, 2 s, 4 s, ...) capped at an hour, plus up to a tenth of
+// that drawn from jitter (a number in [0, 1)), so that many jobs failing at
+// once do not come back at once.
+func Backoff(attempt int, jitter float64) time.Duration {
+	d := time.Hour
+	if attempt < 12 {
+		d = min(time.Duration(1<<attempt)*time.Second, time.Hour)
+	}
+	return d + time.Duration(float64(d)/10*jitter)
+}

@@ -1,0 +1,170 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"bankrail/internal/clock"
+)
+
+// Config are a worker's settings.
+type Config struct {
+	Poll        time.Duration // how often to look for due jobs when not woken (default 1 s)
+	Lease       time.Duration // how long a claim holds a job before another instance may take it (default 5 min)
+	Batch       int           // jobs claimed at once (default 10)
+	Concurrency int           // handlers running at once (default 4)
+}
+
+func (c Config) withDefaults() Config {
+	if c.Poll <= 0 {
+		c.Poll = time.Second
+	}
+	if c.Lease <= 0 {
+		c.Lease = 5 * time.Minute
+	}
+	if c.Batch <= 0 {
+		c.Batch = 10
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = 4
+	}
+	return c
+}
+
+// Worker claims due jobs and runs their handlers. Several workers, in one
+// process or many, may share a queue: the lease makes each attempt run
+// once.
+type Worker struct {
+	queue Queue
+	kinds *Registry
+	clock clock.Clock
+	log   *slog.Logger
+	cfg   Config
+
+	wake   chan struct{}
+	cancel context.CancelFunc
+	done   sync.WaitGroup
+}
+
+// NewWorker returns a worker over queue running the handlers of kinds, with
+// time from clk.
+func NewWorker(queue Queue, kinds *Registry, clk clock.Clock, log *slog.Logger, cfg Config) *Worker {
+	return &Worker{queue: queue, kinds: kinds, clock: clk, log: log, cfg: cfg.withDefaults(), wake: make(chan struct{}, 1)}
+}
+
+// Wake makes the worker look for due jobs now instead of at its next poll
+// (after this instance enqueued one). It never blocks.
+func (w *Worker) Wake() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Start begins polling. It returns at once.
+func (w *Worker) Start(ctx context.Context) {
+	ctx, w.cancel = context.WithCancel(ctx)
+	w.done.Add(1)
+	go func() {
+		defer w.done.Done()
+		t := time.NewTicker(w.cfg.Poll)
+		defer t.Stop()
+		for {
+			if _, err := w.RunDue(ctx); err != nil && ctx.Err() == nil {
+				w.log.Warn("job worker: claim failed", "err", err)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			case <-w.wake:
+			}
+		}
+	}()
+}
+
+// Stop ends polling and waits for the handlers in progress to return.
+func (w *Worker) Stop() {
+	if w.cancel != nil {
+		w.cancel()
+		w.done.Wait()
+		w.cancel = nil
+	}
+}
+
+// RunDue claims and runs due jobs, batch after batch, until none is due. It
+// returns how many it ran.
+func (w *Worker) RunDue(ctx context.Context) (int, error) {
+	ran := 0
+	for ctx.Err() == nil {
+		now := w.now()
+		lease, jobs, err := w.queue.Claim(ctx, now, now.Add(w.cfg.Lease), w.cfg.Batch)
+		if err != nil {
+			return ran, fmt.Errorf("claim jobs: %w", err)
+		}
+		if len(jobs) == 0 {
+			return ran, nil
+		}
+		sem := make(chan struct{}, w.cfg.Concurrency)
+		var wg sync.WaitGroup
+		for _, j := range jobs {
+			sem <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				w.run(context.WithoutCancel(ctx), lease, j) // a started attempt finishes; Stop waits for it
+			}()
+		}
+		wg.Wait()
+		ran += len(jobs)
+	}
+	return ran, nil
+}
+
+// run runs one claimed job and records its outcome.
+func (w *Worker) run(ctx context.Context, lease string, j Job) {
+	err := w.handle(ctx, j)
+	now := w.now()
+	state, runAt, text := Completed, time.Time{}, ""
+	var retry retryAt
+	switch {
+	case err == nil:
+	case isCancel(err):
+		state, text = Cancelled, err.Error()
+	case j.Attempt >= j.MaxAttempts:
+		state, text = Failed, err.Error()
+	case errors.As(err, &retry):
+		state, runAt, text = Available, retry.at, err.Error()
+	default:
+		state, runAt, text = Available, now.Add(Backoff(j.Attempt, rand.Float64())), err.Error()
+	}
+	if err != nil {
+		w.log.Warn("job attempt failed", "job", j.ID, "kind", j.Kind, "attempt", j.Attempt, "next", state, "err", err)
+	}
+	if ferr := w.queue.Finish(ctx, j.ID, lease, state, runAt, text, now); ferr != nil {
+		// The lease ran out and another worker took the job: its outcome counts.
+		w.log.Warn("job outcome not recorded", "job", j.ID, "kind", j.Kind, "err", ferr)
+	}
+}
+
+// handle runs j's handler, turning a panic into an error.
+func (w *Worker) handle(ctx context.Context, j Job) (err error) {
+	h, ok := w.kinds.lookup(j.Kind)
+	if !ok {
+		return Cancel(fmt.Errorf("no handler for job kind %q", j.Kind))
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("handler panicked: %v", p)
+		}
+	}()
+	return h(ctx, j.Args)
+}
+
+// now is the service time at the precision the store keeps.
+func (w *Worker) now() time.Time { return w.clock.Now().UTC().Truncate(time.Microsecond) }
