@@ -81,7 +81,9 @@ type retryAt struct {
 	err error
 }
 
-func (r retryAt) Error() string { return fmt.Sprintf("retry at %s: %v", r.at.Format(time.RFC3339), r.err) }
+func (r retryAt) Error() string {
+	return fmt.Sprintf("retry at %s: %v", r.at.Format(time.RFC3339), r.err)
+}
 func (r retryAt) Unwrap() error { return r.err }
 
 // RetryAt is a handler's error that asks for the next attempt at t instead
