@@ -29,16 +29,8 @@ func (s *Server) recordOf(p payment.Payment) api.Payment {
 	if b, ok := s.Payments.Bank(p); ok {
 		provider = b.Name
 	}
-	scheme := p.Scheme()
-	switch {
-	case req.OpenBankingEU != nil:
-		eu := req.OpenBankingEU
-		rec.OpenBankingEU = &api.PaymentOpenBankingEU{Type: api.PaymentType(p.Type()), InstitutionID: opt(scheme.InstitutionID),
-			Provider: opt(provider), StatementDescriptor: opt(eu.StatementDescriptor), ValidityPeriod: eu.ValidityPeriod,
-			AccountIdentifiers: identifiersWire(eu.AccountIdentifiers)}
-	case req.OpenBankingUK != nil:
-		rec.OpenBankingUK = &api.PaymentOpenBankingUK{Type: api.PaymentType(p.Type()), InstitutionID: opt(scheme.InstitutionID),
-			Provider: opt(provider)}
+	if fill, ok := schemeRecords[p.System()]; ok {
+		fill(&rec, p, provider)
 	}
 	if p.Sender != nil {
 		rec.Sender = &api.PaymentSender{Name: p.Sender.Name, AccountIdentifiers: api.AccountIdentifiers{IBAN: opt(p.Sender.IBAN)}}
@@ -48,6 +40,25 @@ func (s *Server) recordOf(p payment.Payment) api.Payment {
 		Details: api.PaymentInitiationFlowDetails{Reason: flowReason(p.Status),
 			Redirect: api.PaymentRedirect{URL: redirect.URL, DirectURL: redirect.DirectURL}}}
 	return rec
+}
+
+// schemeRecords fill the payment record's details object of each payment
+// system (the record has one field a system); a payment without its
+// system's object in the request has none in the record.
+var schemeRecords = map[bank.PaymentSystem]func(rec *api.Payment, p payment.Payment, provider string){
+	bank.OpenBankingEU: func(rec *api.Payment, p payment.Payment, provider string) {
+		if eu := p.Request.OpenBankingEU; eu != nil {
+			rec.OpenBankingEU = &api.PaymentOpenBankingEU{Type: api.PaymentType(p.Type()), InstitutionID: opt(eu.InstitutionID),
+				Provider: opt(provider), StatementDescriptor: opt(eu.StatementDescriptor), ValidityPeriod: eu.ValidityPeriod,
+				AccountIdentifiers: identifiersWire(eu.AccountIdentifiers)}
+		}
+	},
+	bank.OpenBankingUK: func(rec *api.Payment, p payment.Payment, provider string) {
+		if uk := p.Request.OpenBankingUK; uk != nil {
+			rec.OpenBankingUK = &api.PaymentOpenBankingUK{Type: api.PaymentType(p.Type()), InstitutionID: opt(uk.InstitutionID),
+				Provider: opt(provider)}
+		}
+	},
 }
 
 func amountOf(p payment.Payment) int64 {

@@ -15,6 +15,7 @@ import (
 	"bankrail/internal/errs"
 	"bankrail/internal/iso"
 	"bankrail/internal/payment"
+	"bankrail/internal/wire"
 )
 
 // principal is the caller of an authenticated route.
@@ -39,7 +40,7 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 	if err := s.decodeJSON(w, r, &body); err != nil {
 		return err
 	}
-	in.Request = createRequestOf(body)
+	in.Request = wire.CreateRequest(body)
 	in.Channel = channel
 	resp, err := s.Payments.Create(r.Context(), in, render(s.recordOf))
 	if err != nil {

@@ -1,19 +1,9 @@
 package httpapi
 
-// opt is s as an optional wire string: absent (nil) when empty, so that
-// omitempty leaves it out as the document describes.
-func opt(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
+import "bankrail/internal/wire"
 
-// val is an optional wire value, or its zero value when absent.
-func val[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
-	}
-	return *p
-}
+// opt is wire.Opt: an empty string is an absent field.
+var opt = wire.Opt
+
+// val is wire.Val: an absent field is its zero value.
+func val[T any](p *T) T { return wire.Val(p) }

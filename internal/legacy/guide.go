@@ -38,7 +38,7 @@ func Guide() string {
 	b.WriteString(guideDerived)
 	b.WriteString("\n## Example\n\nThis legacy request:\n\n```json\n" + indent(ExampleRequest()) + "\n```\n\n")
 	b.WriteString("is this Global request (`POST /payments` with `X-Service-Initiation-Channel: hosted`):\n\n```json\n")
-	g, _, err := Map(ExampleRequest())
+	g, _, err := MapWire(ExampleRequest())
 	if err != nil {
 		panic(err) // the example is a constant: a test catches this
 	}

@@ -7,9 +7,11 @@ import (
 	"reflect"
 	"strings"
 
+	"bankrail/api"
 	"bankrail/internal/bank"
 	"bankrail/internal/errs"
 	"bankrail/internal/payment"
+	"bankrail/internal/wire"
 )
 
 // Mapping is what mapping one request found out: its payment system, where
@@ -56,9 +58,18 @@ func (m *Mapping) resolve(global string) string {
 // mapping fails (NOT_EQUAL). The returned Mapping translates the Global
 // validator's errors back to the request's names.
 func Map(src Source) (payment.CreateRequest, *Mapping, error) {
-	tree, err := toTree(src)
+	w, m, err := MapWire(src)
 	if err != nil {
 		return payment.CreateRequest{}, nil, err
+	}
+	return wire.CreateRequest(w), m, nil
+}
+
+// MapWire is Map's Global request as it would be sent on the wire.
+func MapWire(src Source) (api.PaymentCreateRequest, *Mapping, error) {
+	tree, err := toTree(src)
+	if err != nil {
+		return api.PaymentCreateRequest{}, nil, err
 	}
 	code, _ := tree["currencyCode"].(string)
 	m := &Mapping{system: SystemOf(code), from: map[string]string{}}
@@ -75,13 +86,13 @@ func Map(src Source) (payment.CreateRequest, *Mapping, error) {
 		object(object(dst, "beneficiary"), "accountIdentifiers")
 	}
 	src.check(&m.fails)
-	var out payment.CreateRequest
+	var out api.PaymentCreateRequest
 	body, err := json.Marshal(dst)
 	if err == nil {
 		err = json.Unmarshal(body, &out)
 	}
 	if err != nil {
-		return payment.CreateRequest{}, nil, fmt.Errorf("map legacy request: %w", err)
+		return api.PaymentCreateRequest{}, nil, fmt.Errorf("map legacy request: %w", err)
 	}
 	return out, m, nil
 }

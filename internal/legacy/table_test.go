@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/payment"
+	"bankrail/api"
 )
 
 // base is the smallest valid legacy request; each row's case adds its fields.
@@ -106,13 +106,13 @@ func TestCheckoutURLRow(t *testing.T) {
 	}
 }
 
-func mapJSON(t *testing.T, body string) payment.CreateRequest {
+func mapJSON(t *testing.T, body string) api.PaymentCreateRequest {
 	t.Helper()
 	var r Request
 	if err := json.Unmarshal([]byte(body), &r); err != nil {
 		t.Fatalf("legacy body %s: %v", body, err)
 	}
-	g, m, err := Map(&r)
+	g, m, err := MapWire(&r)
 	if err != nil || m.Failed() {
 		t.Fatalf("map %s: %v %v", body, err, m.Translate(nil))
 	}
@@ -120,7 +120,7 @@ func mapJSON(t *testing.T, body string) payment.CreateRequest {
 }
 
 // globalTree is the Global request as decoded JSON.
-func globalTree(t *testing.T, g payment.CreateRequest) map[string]any {
+func globalTree(t *testing.T, g api.PaymentCreateRequest) map[string]any {
 	t.Helper()
 	b, err := json.Marshal(g)
 	if err != nil {

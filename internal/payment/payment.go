@@ -99,16 +99,16 @@ var Types = []Type{TypeBill, TypeGoods, TypePersonToPerson, TypeServices, TypeOt
 
 // StatusUpdate is one entry of a payment's status history.
 type StatusUpdate struct {
-	Status    Status    `json:"newStatus"`
-	CreatedAt time.Time `json:"createdAt"`
+	Status    Status
+	CreatedAt time.Time
 }
 
 // Sender is the paying account as the payer's bank reports it.
 type Sender struct {
-	Name          string `json:"name"`
-	IBAN          string `json:"iban,omitempty"`
-	SortCode      string `json:"sortCode,omitempty"`
-	AccountNumber string `json:"accountNumber,omitempty"`
+	Name          string
+	IBAN          string
+	SortCode      string
+	AccountNumber string
 }
 
 // Payment is a payment request and what has happened to it.

@@ -9,30 +9,30 @@ import (
 // CreateRequest is the body of POST /payments. Optional parts are pointers
 // so that "absent" and "empty" can be told apart; unknown fields are ignored.
 type CreateRequest struct {
-	Currency                   string             `json:"currency"`
-	Amount                     *int64             `json:"amount"`
-	InternalReference          string             `json:"internalReference,omitempty"`
-	PaymentReference           string             `json:"paymentReference,omitempty"`
-	Payer                      *Payer             `json:"payer,omitempty"`
-	Device                     *Device            `json:"device,omitempty"`
-	PaymentSystem              bank.PaymentSystem `json:"paymentSystem"`
-	OpenBankingEU              *OpenBankingEU     `json:"openBankingEU,omitempty"`
-	OpenBankingUK              *OpenBankingUK     `json:"openBankingUK,omitempty"`
-	Beneficiary                *Beneficiary       `json:"beneficiary,omitempty"`
-	Communication              *Communication     `json:"communication,omitempty"`
-	Checkout                   *Checkout          `json:"checkout,omitempty"`
-	DisplayInfo                []DisplayInfo      `json:"displayInfo,omitempty"`
-	TermsAndConditionsAccepted *bool              `json:"termsAndConditionsAccepted,omitempty"`
+	Currency                   string
+	Amount                     *int64
+	InternalReference          string
+	PaymentReference           string
+	Payer                      *Payer
+	Device                     *Device
+	PaymentSystem              bank.PaymentSystem
+	OpenBankingEU              *OpenBankingEU
+	OpenBankingUK              *OpenBankingUK
+	Beneficiary                *Beneficiary
+	Communication              *Communication
+	Checkout                   *Checkout
+	DisplayInfo                []DisplayInfo
+	TermsAndConditionsAccepted *bool
 }
 
 // Payer is who pays, as the merchant knows them.
 type Payer struct {
-	Reference          string              `json:"reference,omitempty"`
-	FirstName          string              `json:"firstName,omitempty"`
-	LastName           string              `json:"lastName,omitempty"`
-	OrganisationName   string              `json:"organisationName,omitempty"`
-	Email              string              `json:"email,omitempty"`
-	AccountIdentifiers *AccountIdentifiers `json:"accountIdentifiers,omitempty"`
+	Reference          string
+	FirstName          string
+	LastName           string
+	OrganisationName   string
+	Email              string
+	AccountIdentifiers *AccountIdentifiers
 }
 
 // Name is the payer's full name: the organisation's, or first and last.
@@ -54,90 +54,90 @@ func (p *Payer) Name() string {
 
 // Device is the payer's device.
 type Device struct {
-	IP          string `json:"ip,omitempty"`
-	UserAgent   string `json:"userAgent,omitempty"`
-	Fingerprint string `json:"fingerprint,omitempty"`
+	IP          string
+	UserAgent   string
+	Fingerprint string
 }
 
 // AccountIdentifiers identify a bank account.
 type AccountIdentifiers struct {
-	IBAN          string `json:"iban,omitempty"`
-	SwiftBic      string `json:"swiftBic,omitempty"`
-	SortCode      string `json:"sortCode,omitempty"`
-	AccountNumber string `json:"accountNumber,omitempty"`
+	IBAN          string
+	SwiftBic      string
+	SortCode      string
+	AccountNumber string
 }
 
 // OpenBankingEU are the details of an OPEN_BANKING_EU payment.
 type OpenBankingEU struct {
-	Type                Type                `json:"type,omitempty"`
-	InstitutionID       string              `json:"institutionId,omitempty"`
-	StatementDescriptor string              `json:"statementDescriptor,omitempty"`
-	ValidityPeriod      *int64              `json:"validityPeriod,omitempty"`
-	AccountIdentifiers  *AccountIdentifiers `json:"accountIdentifiers,omitempty"`
+	Type                Type
+	InstitutionID       string
+	StatementDescriptor string
+	ValidityPeriod      *int64
+	AccountIdentifiers  *AccountIdentifiers
 }
 
 // OpenBankingUK are the details of an OPEN_BANKING_UK payment.
 type OpenBankingUK struct {
-	Type          Type   `json:"type,omitempty"`
-	InstitutionID string `json:"institutionId,omitempty"`
+	Type          Type
+	InstitutionID string
 }
 
 // Beneficiary is the account that receives the money.
 type Beneficiary struct {
-	Name               string              `json:"name,omitempty"`
-	AccountIdentifiers *AccountIdentifiers `json:"accountIdentifiers,omitempty"`
+	Name               string
+	AccountIdentifiers *AccountIdentifiers
 }
 
 // Communication is where the merchant is told and where the payer returns.
 type Communication struct {
-	Notifications *Notifications `json:"notifications,omitempty"`
-	Return        *Return        `json:"return,omitempty"`
+	Notifications *Notifications
+	Return        *Return
 }
 
 // Notifications names the URL that receives this payment's notifications.
 type Notifications struct {
-	URL string `json:"url,omitempty"`
+	URL string
 }
 
 // Return says where the payer goes back to after the checkout.
 type Return struct {
-	URLs        *ReturnURLs `json:"urls,omitempty"`
-	QueryString string      `json:"queryString,omitempty"`
+	URLs        *ReturnURLs
+	QueryString string
 }
 
 // ReturnURLs are the return addresses per outcome; unified serves them all.
 type ReturnURLs struct {
-	Unified *URL `json:"unified,omitempty"`
-	Success *URL `json:"success,omitempty"`
-	Failure *URL `json:"failure,omitempty"`
-	Pending *URL `json:"pending,omitempty"`
-	Cancel  *URL `json:"cancel,omitempty"`
+	Unified *URL
+	Success *URL
+	Failure *URL
+	Pending *URL
+	Cancel  *URL
 }
 
 // URL wraps one address.
 type URL struct {
-	URL string `json:"url,omitempty"`
+	URL string
 }
 
 // Checkout configures the hosted checkout.
 type Checkout struct {
-	Hosted *Hosted `json:"hosted,omitempty"`
+	Hosted *Hosted
 }
 
 // Hosted configures the hosted checkout's pages.
 type Hosted struct {
-	Countries *Countries `json:"countries,omitempty"`
+	Countries *Countries
 }
 
 // Countries limits the countries offered in the bank picker.
 type Countries struct {
-	Available []string `json:"available,omitempty"`
+	Available []string
 }
 
 // DisplayInfo is one line shown to the payer on the checkout.
 type DisplayInfo struct {
-	Key   string `json:"key"`
-	Value string `json:"value"`
+	Key   string
+	Value string
 }
 
 // SchemeDetails are the fields shared by the openBankingEU and openBankingUK

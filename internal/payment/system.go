@@ -2,21 +2,23 @@
 // OPEN_BANKING_UK and any later system lives in one System registration
 // (systems.go). Validation, the request's scheme details, transfer types,
 // receiving accounts and the legacy mapping ask SystemOf instead of
-// switching on the system; System.Record renders the details object of the
-// payment record.
+// switching on the system. The wire shapes (the request's and the record's
+// details objects) are the document's and internal/wire's.
 //
 // To add a payment system:
 //  1. name it in internal/bank (a PaymentSystem constant, listed in
 //     bank.PaymentSystems) and give mock banks that support it;
 //  2. define its details object (a struct with Type, InstitutionID and its
-//     own fields) and add it to CreateRequest with its JSON tag
-//     (request.go): the wire format is typed, so this is the one other edit;
+//     own fields) and add it to CreateRequest (request.go);
 //  3. give the struct the Details methods (scheme, setInstitution,
-//     payerIBAN, check, record: see system_details.go);
+//     payerIBAN, check: see system_details.go);
 //  4. add one System to registrations in systems.go: ID, Object (the JSON
 //     name), Currency, MaxPaymentReference, Account, Country, Field
 //     (FieldOf with the field's accessor), TransferType;
-//  5. give a new transfer type its NOT_RECEIVED timeframe in transfer.go.
+//  5. give a new transfer type its NOT_RECEIVED timeframe in transfer.go;
+//  6. on the wire: its object in api/openapi.yaml (then go generate ./api),
+//     internal/wire's request conversion, and its entry in the HTTP
+//     adapter's schemeRecords.
 //
 // TestEveryBankSystemIsRegistered fails until step 4 is done.
 package payment
@@ -60,9 +62,6 @@ type Details interface {
 	payerIBAN() string
 	// check validates the fields only this system has; object is its JSON name.
 	check(v *validator, object string)
-	// record is the object as the payment record shows it, with the
-	// payment's type (OTHER when none) and the bank's name.
-	record(t Type, provider string) any
 }
 
 // DetailsField is where a CreateRequest holds a system's details object.
@@ -117,17 +116,6 @@ type System struct {
 
 // Details returns r's details object of this system, nil when absent.
 func (s System) Details(r *CreateRequest) Details { return s.Field.get(r) }
-
-// Record is the details object of p as the payment record shows it (the
-// value of the record's s.Object key), nil when p has none; provider is
-// the name of the payer's bank, if known.
-func (s System) Record(p Payment, provider string) any {
-	d := s.Field.get(&p.Request)
-	if d == nil {
-		return nil
-	}
-	return d.record(p.Type(), provider)
-}
 
 // registry is an immutable set of registrations, in registration order.
 type registry struct {

@@ -32,21 +32,6 @@ func (d *OpenBankingEU) check(v *validator, object string) {
 	}
 }
 
-// OpenBankingEURecord is the openBankingEU object of the payment record.
-type OpenBankingEURecord struct {
-	Type                Type                `json:"type"`
-	InstitutionID       string              `json:"institutionId,omitempty"`
-	Provider            string              `json:"provider,omitempty"`
-	StatementDescriptor string              `json:"statementDescriptor,omitempty"`
-	ValidityPeriod      *int64              `json:"validityPeriod,omitempty"`
-	AccountIdentifiers  *AccountIdentifiers `json:"accountIdentifiers,omitempty"`
-}
-
-func (d *OpenBankingEU) record(t Type, provider string) any {
-	return &OpenBankingEURecord{Type: t, InstitutionID: d.InstitutionID, Provider: provider,
-		StatementDescriptor: d.StatementDescriptor, ValidityPeriod: d.ValidityPeriod, AccountIdentifiers: d.AccountIdentifiers}
-}
-
 func (d *OpenBankingUK) scheme() SchemeDetails {
 	return SchemeDetails{Type: d.Type, InstitutionID: d.InstitutionID}
 }
@@ -56,14 +41,3 @@ func (d *OpenBankingUK) setInstitution(id string) { d.InstitutionID = id }
 func (d *OpenBankingUK) payerIBAN() string { return "" }
 
 func (d *OpenBankingUK) check(*validator, string) {}
-
-// OpenBankingUKRecord is the openBankingUK object of the payment record.
-type OpenBankingUKRecord struct {
-	Type          Type   `json:"type"`
-	InstitutionID string `json:"institutionId,omitempty"`
-	Provider      string `json:"provider,omitempty"`
-}
-
-func (d *OpenBankingUK) record(t Type, provider string) any {
-	return &OpenBankingUKRecord{Type: t, InstitutionID: d.InstitutionID, Provider: provider}
-}

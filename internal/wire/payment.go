@@ -1,4 +1,9 @@
-package httpapi
+// Package wire converts between the public wire types generated from the
+// OpenAPI document (package bankrail/api) and the domain types, for every
+// adapter that speaks the wire format: the HTTP API and the legacy API's
+// mapper. Domain types carry no JSON tags; the wire is described once, by
+// the document.
+package wire
 
 import (
 	"bankrail/api"
@@ -6,34 +11,34 @@ import (
 	"bankrail/internal/payment"
 )
 
-// createRequestOf converts the body of POST /payments, decoded into the
+// CreateRequest converts the body of POST /payments, decoded into the
 // generated wire type, to the domain request. Absent and empty stay apart
 // where the domain tells them apart (amount, beneficiary and every object
 // are pointers; an empty list is not a missing one); an absent string is
 // the empty string.
-func createRequestOf(w api.PaymentCreateRequest) payment.CreateRequest {
+func CreateRequest(w api.PaymentCreateRequest) payment.CreateRequest {
 	r := payment.CreateRequest{
 		Currency:                   w.Currency,
 		Amount:                     w.Amount,
-		InternalReference:          val(w.InternalReference),
-		PaymentReference:           val(w.PaymentReference),
+		InternalReference:          Val(w.InternalReference),
+		PaymentReference:           Val(w.PaymentReference),
 		PaymentSystem:              bank.PaymentSystem(w.PaymentSystem),
 		TermsAndConditionsAccepted: w.TermsAndConditionsAccepted,
 	}
 	if p := w.Payer; p != nil {
-		r.Payer = &payment.Payer{Reference: val(p.Reference), FirstName: val(p.FirstName), LastName: val(p.LastName),
-			OrganisationName: val(p.OrganisationName), Email: val(p.Email), AccountIdentifiers: identifiersOf(p.AccountIdentifiers)}
+		r.Payer = &payment.Payer{Reference: Val(p.Reference), FirstName: Val(p.FirstName), LastName: Val(p.LastName),
+			OrganisationName: Val(p.OrganisationName), Email: Val(p.Email), AccountIdentifiers: identifiersOf(p.AccountIdentifiers)}
 	}
 	if d := w.Device; d != nil {
-		r.Device = &payment.Device{IP: val(d.IP), UserAgent: val(d.UserAgent), Fingerprint: val(d.Fingerprint)}
+		r.Device = &payment.Device{IP: Val(d.IP), UserAgent: Val(d.UserAgent), Fingerprint: Val(d.Fingerprint)}
 	}
 	if eu := w.OpenBankingEU; eu != nil {
-		r.OpenBankingEU = &payment.OpenBankingEU{Type: payment.Type(val(eu.Type)), InstitutionID: val(eu.InstitutionID),
-			StatementDescriptor: val(eu.StatementDescriptor), ValidityPeriod: eu.ValidityPeriod,
+		r.OpenBankingEU = &payment.OpenBankingEU{Type: payment.Type(Val(eu.Type)), InstitutionID: Val(eu.InstitutionID),
+			StatementDescriptor: Val(eu.StatementDescriptor), ValidityPeriod: eu.ValidityPeriod,
 			AccountIdentifiers: identifiersOf(eu.AccountIdentifiers)}
 	}
 	if uk := w.OpenBankingUK; uk != nil {
-		r.OpenBankingUK = &payment.OpenBankingUK{Type: payment.Type(val(uk.Type)), InstitutionID: val(uk.InstitutionID)}
+		r.OpenBankingUK = &payment.OpenBankingUK{Type: payment.Type(Val(uk.Type)), InstitutionID: Val(uk.InstitutionID)}
 	}
 	if b := w.Beneficiary; b != nil {
 		r.Beneficiary = &payment.Beneficiary{Name: b.Name, AccountIdentifiers: identifiersOf(b.AccountIdentifiers)}
@@ -65,8 +70,8 @@ func identifiersOf(w *api.AccountIdentifiers) *payment.AccountIdentifiers {
 	if w == nil {
 		return nil
 	}
-	return &payment.AccountIdentifiers{IBAN: val(w.IBAN), SwiftBic: val(w.SwiftBIC), SortCode: val(w.SortCode),
-		AccountNumber: val(w.AccountNumber)}
+	return &payment.AccountIdentifiers{IBAN: Val(w.IBAN), SwiftBic: Val(w.SwiftBIC), SortCode: Val(w.SortCode),
+		AccountNumber: Val(w.AccountNumber)}
 }
 
 // communicationOf converts the communication object (nil stays nil).
@@ -76,10 +81,10 @@ func communicationOf(w *api.Communication) *payment.Communication {
 	}
 	c := &payment.Communication{}
 	if n := w.Notifications; n != nil {
-		c.Notifications = &payment.Notifications{URL: val(n.URL)}
+		c.Notifications = &payment.Notifications{URL: Val(n.URL)}
 	}
 	if ret := w.Return; ret != nil {
-		c.Return = &payment.Return{QueryString: val(ret.QueryString)}
+		c.Return = &payment.Return{QueryString: Val(ret.QueryString)}
 		if u := ret.Urls; u != nil {
 			c.Return.URLs = &payment.ReturnURLs{Unified: urlOf(u.Unified), Success: urlOf(u.Success),
 				Failure: urlOf(u.Failure), Pending: urlOf(u.Pending), Cancel: urlOf(u.Cancel)}
