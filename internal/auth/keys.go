@@ -167,12 +167,12 @@ func (r *KeyRing) publicKey(kid string) (ed25519.PublicKey, bool) {
 
 // JWK is one public key in a JSON Web Key Set.
 type JWK struct {
-	KTY string `json:"kty"`
-	CRV string `json:"crv"`
-	X   string `json:"x"`
-	KID string `json:"kid"`
-	ALG string `json:"alg"`
-	USE string `json:"use"`
+	KTY string
+	CRV string
+	X   string
+	KID string
+	ALG string
+	USE string
 }
 
 // JWKS returns the published public keys, oldest first.

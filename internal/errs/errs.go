@@ -57,9 +57,9 @@ const (
 
 // FieldError describes one failing field of a request.
 type FieldError struct {
-	Type         string `json:"type"`
-	PropertyPath string `json:"propertyPath"`
-	Message      string `json:"message"`
+	Type         string
+	PropertyPath string
+	Message      string
 }
 
 // Error is the one error type of bankrail. Message is safe to show to
