@@ -11,10 +11,12 @@ import (
 
 // Kinds of the jobs this instance runs.
 const (
-	// kindPurgeIdempotencyKeys forgets expired Idempotency-Keys, then
+	// kindPurgeIdempotencyKeys forgets expired Idempotency-Keys and jobs that
+	// ended a week ago, then
 	// enqueues its next run (a unique job: one waiting across instances).
 	kindPurgeIdempotencyKeys = "idempotency.purge"
 	purgeEvery               = time.Hour
+	keepFinishedJobs         = 7 * 24 * time.Hour // how long ended jobs stay for inspection
 )
 
 // buildJobs registers the job kinds, makes the job worker (woken when this
@@ -27,8 +29,12 @@ func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard) error {
 		if err != nil {
 			return err
 		}
-		if n > 0 {
-			a.log.Info("purged expired idempotency keys", "count", n)
+		done, err := a.store.PurgeFinishedJobs(ctx, a.clock.Now().Add(-keepFinishedJobs))
+		if err != nil {
+			return err
+		}
+		if n > 0 || done > 0 {
+			a.log.Info("purged expired idempotency keys and finished jobs", "keys", n, "jobs", done)
 		}
 		return a.enqueuePurge(ctx, queue, a.clock.Now().Add(purgeEvery))
 	})

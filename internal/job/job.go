@@ -56,10 +56,13 @@ type Enqueuer interface {
 // its own.
 type Queue interface {
 	Enqueuer
-	// Claim takes up to limit jobs due at now (available with RunAt <= now,
-	// or running under a lease that ran out: its holder died), marks them
-	// running under a new lease until leaseUntil, and counts the attempt.
-	Claim(ctx context.Context, now, leaseUntil time.Time, limit int) (leaseID string, jobs []Job, err error)
+	// Claim takes up to limit jobs of kinds: those available and due at
+	// now on the service clock, and those running under a lease that ran
+	// out at leaseNow (its holder died); it marks them running under a new
+	// lease until leaseUntil and counts the attempt. Leases are wall time,
+	// due times service time: advancing the sandbox clock must not expire
+	// the lease of a running job.
+	Claim(ctx context.Context, kinds []string, now, leaseNow, leaseUntil time.Time, limit int) (leaseID string, jobs []Job, err error)
 	// Finish records a claimed job's outcome, only while this lease holds
 	// it: Completed, Cancelled or Failed with errText; or, with
 	// state Available, a retry at runAt.

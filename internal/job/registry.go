@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -44,6 +45,19 @@ func (r *Registry) lookup(kind string) (handler, bool) {
 	defer r.mu.RUnlock()
 	h, ok := r.kinds[kind]
 	return h, ok
+}
+
+// Kinds lists the registered kinds: a worker claims only those, so during
+// a rolling deploy an old instance leaves a new kind to the new ones.
+func (r *Registry) Kinds() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]string, 0, len(r.kinds))
+	for k := range r.kinds {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // encodeArgs encodes a handler's argument.

@@ -18,6 +18,9 @@ type Config struct {
 	Lease       time.Duration // how long a claim holds a job before another instance may take it (default 5 min)
 	Batch       int           // jobs claimed at once (default 10)
 	Concurrency int           // handlers running at once (default 4)
+	// LeaseClock times leases: wall time (clock.Real when nil), never the
+	// sandbox's virtual clock, whose advance would expire running jobs.
+	LeaseClock clock.Clock
 }
 
 func (c Config) withDefaults() Config {
@@ -32,6 +35,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 4
+	}
+	if c.LeaseClock == nil {
+		c.LeaseClock = clock.Real{}
 	}
 	return c
 }
@@ -102,8 +108,8 @@ func (w *Worker) Stop() {
 func (w *Worker) RunDue(ctx context.Context) (int, error) {
 	ran := 0
 	for ctx.Err() == nil {
-		now := w.now()
-		lease, jobs, err := w.queue.Claim(ctx, now, now.Add(w.cfg.Lease), w.cfg.Batch)
+		wall := w.cfg.LeaseClock.Now().UTC().Truncate(time.Microsecond)
+		lease, jobs, err := w.queue.Claim(ctx, w.kinds.Kinds(), w.now(), wall, wall.Add(w.cfg.Lease), w.cfg.Batch)
 		if err != nil {
 			return ran, fmt.Errorf("claim jobs: %w", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -73,21 +74,34 @@ func (q jobs) Enqueue(ctx context.Context, js ...job.Job) error {
 	return nil
 }
 
-// Claim takes up to limit due jobs (and up to limit whose holder's lease
-// ran out) under a new lease. On PostgreSQL SKIP LOCKED lets several
-// instances claim different jobs at once; on SQLite the one writer
-// serialises claims. Both subqueries read a partial index.
-func (q jobs) Claim(ctx context.Context, now, leaseUntil time.Time, limit int) (string, []job.Job, error) {
+// Claim takes up to limit due jobs of kinds (and up to limit whose
+// holder's lease ran out) under a new lease. Due times are compared with
+// now (service time), leases with leaseNow (wall time). On PostgreSQL SKIP
+// LOCKED lets several instances claim different jobs at once; on SQLite
+// the one writer serialises claims. Both subqueries read a partial index.
+func (q jobs) Claim(ctx context.Context, kinds []string, now, leaseNow, leaseUntil time.Time, limit int) (string, []job.Job, error) {
 	lease := uuid.NewString()
+	if len(kinds) == 0 {
+		return lease, nil, nil
+	}
+	args := []any{micros(now), micros(leaseNow), micros(leaseUntil), lease, limit}
+	in := make([]string, len(kinds))
+	for i, k := range kinds {
+		args = append(args, k)
+		in[i] = fmt.Sprintf("$%d", len(args))
+	}
+	known := "kind IN (" + strings.Join(in, ", ") + ")"
 	var out []job.Job
 	err := q.s.inTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `
-			UPDATE jobs SET state = 'running', attempt = attempt + 1, locked_until = $2, lease_id = $3
-			WHERE (id IN (SELECT id FROM jobs WHERE state = 'available' AND run_at <= $1 ORDER BY run_at, id LIMIT $4`+q.s.skipLocked()+`)
-				OR id IN (SELECT id FROM jobs WHERE state = 'running' AND locked_until <= $1 ORDER BY locked_until LIMIT $4`+q.s.skipLocked()+`))
-			  AND ((state = 'available' AND run_at <= $1) OR (state = 'running' AND locked_until <= $1))
+			UPDATE jobs SET state = 'running', attempt = attempt + 1, locked_until = $3, lease_id = $4
+			WHERE (id IN (SELECT id FROM jobs WHERE state = 'available' AND run_at <= $1 AND `+known+`
+					ORDER BY run_at, id LIMIT $5`+q.s.skipLocked()+`)
+				OR id IN (SELECT id FROM jobs WHERE state = 'running' AND locked_until <= $2 AND `+known+`
+					ORDER BY locked_until LIMIT $5`+q.s.skipLocked()+`))
+			  AND ((state = 'available' AND run_at <= $1) OR (state = 'running' AND locked_until <= $2))
 			RETURNING id, kind, args, tenant_id, COALESCE(unique_key, ''), run_at, attempt, max_attempts, last_error, created_at`,
-			micros(now), micros(leaseUntil), lease, limit)
+			args...)
 		if err != nil {
 			return translate(err, "claim jobs")
 		}
@@ -107,6 +121,19 @@ func (q jobs) Claim(ctx context.Context, now, leaseUntil time.Time, limit int) (
 		return translate(rows.Err(), "claim jobs")
 	})
 	return lease, out, err
+}
+
+// PurgeFinished deletes up to limit jobs that ended (completed, failed or
+// cancelled) before before; it returns how many.
+func (q jobs) PurgeFinished(ctx context.Context, before time.Time, limit int) (int, error) {
+	res, err := q.s.write.ExecContext(ctx, `
+		DELETE FROM jobs WHERE id IN (SELECT id FROM jobs
+			WHERE state IN ('completed', 'failed', 'cancelled') AND finished_at < $1 LIMIT $2)`, micros(before), limit)
+	if err != nil {
+		return 0, translate(err, "purge finished jobs")
+	}
+	n, err := res.RowsAffected()
+	return int(n), translate(err, "purge finished jobs")
 }
 
 // Finish records a claimed job's outcome while leaseID still holds it; a
@@ -141,4 +168,18 @@ func (q jobs) Finish(ctx context.Context, id, leaseID string, state job.State, r
 		_, err = update(job.Cancelled, "superseded by a newer job of the same unique key; last error: "+errText)
 	}
 	return err
+}
+
+// PurgeFinishedJobs deletes every job that ended before before, in
+// batches; it returns how many.
+func (s *Store) PurgeFinishedJobs(ctx context.Context, before time.Time) (int, error) {
+	total := 0
+	for ctx.Err() == nil {
+		n, err := jobs{s: s}.PurgeFinished(ctx, before, 1000)
+		total += n
+		if err != nil || n < 1000 {
+			return total, err
+		}
+	}
+	return total, ctx.Err()
 }
