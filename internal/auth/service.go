@@ -95,28 +95,45 @@ func (s *Service) Password(ctx context.Context, g PasswordGrant) (TokenPair, err
 	if err != nil {
 		return TokenPair{}, s.failed(ctx, err, addrKey)
 	}
-	user, err := s.store.GetUserByUsername(ctx, g.Username)
-	switch {
-	case errs.Is(err, errs.NotFound):
-		_, _ = identity.VerifySecret(s.dummy(), g.Password)
-		return TokenPair{}, s.failed(ctx, errInvalidLogin, userKey, addrKey)
-	case err != nil:
-		return TokenPair{}, fmt.Errorf("load user: %w", err)
-	}
-	if ok, err := identity.VerifySecret(user.PasswordHash, g.Password); err != nil || !ok {
-		return TokenPair{}, s.failed(ctx, errInvalidLogin, userKey, addrKey)
-	}
-	allowed, err := s.store.IsDescendant(ctx, app.CustomerID, user.CustomerID)
+	user, ok, err := s.signInUser(ctx, app, g.Username, g.Password)
 	if err != nil {
-		return TokenPair{}, fmt.Errorf("check customer tree: %w", err)
+		return TokenPair{}, err
 	}
-	if !allowed {
-		return TokenPair{}, errs.E(errs.Unauthorised, "This user does not belong to the application's customer or a customer below it.")
+	if !ok {
+		return TokenPair{}, s.failed(ctx, errInvalidLogin, userKey, addrKey)
 	}
 	if err := s.store.ClearLoginFailures(ctx, userKey); err != nil {
 		return TokenPair{}, fmt.Errorf("clear login failures: %w", err)
 	}
 	return s.issue(ctx, user, app, uuid.NewString(), "")
+}
+
+// signInUser finds the user that app may sign in with username and password.
+// ok is false whatever was wrong (no such user, a user outside the
+// application's customer tree, a wrong password), and every path verifies
+// one argon2 hash, so that neither the answer nor its timing tells a foreign
+// application whether a user exists or a password is right.
+func (s *Service) signInUser(ctx context.Context, app identity.Application, username, password string) (identity.User, bool, error) {
+	user, err := s.store.GetUserByUsername(ctx, username)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		_, _ = identity.VerifySecret(s.dummy(), password)
+		return identity.User{}, false, nil
+	case err != nil:
+		return identity.User{}, false, fmt.Errorf("load user: %w", err)
+	}
+	allowed, err := s.store.IsDescendant(ctx, app.CustomerID, user.CustomerID)
+	if err != nil {
+		return identity.User{}, false, fmt.Errorf("check customer tree: %w", err)
+	}
+	if !allowed {
+		_, _ = identity.VerifySecret(s.dummy(), password) // never the user's hash: no oracle
+		return identity.User{}, false, nil
+	}
+	if ok, err := identity.VerifySecret(user.PasswordHash, password); err != nil || !ok {
+		return identity.User{}, false, nil
+	}
+	return user, true, nil
 }
 
 // Refresh runs the refresh_token grant. Each refresh token works once; a
