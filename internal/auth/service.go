@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,7 +23,8 @@ type Config struct {
 	Issuer               string
 	AccessTTL            time.Duration
 	RefreshTTL           time.Duration
-	MaxFailures          int           // per username within FailureWindow
+	MaxFailures          int           // per application and username within FailureWindow
+	MaxFailuresPerUser   int           // per username through the applications that may sign it in
 	MaxFailuresPerClient int           // per client address within FailureWindow
 	FailureWindow        time.Duration // also how long a lock lasts
 }
@@ -77,65 +77,6 @@ type Claims struct {
 
 var errInvalidLogin = errs.E(errs.Unauthorised, "Invalid client credentials or username and password.")
 
-// Password runs the password grant.
-func (s *Service) Password(ctx context.Context, g PasswordGrant) (TokenPair, error) {
-	var v errs.Validation
-	required(&v, "client_id", g.ClientID)
-	required(&v, "client_secret", g.ClientSecret)
-	required(&v, "username", g.Username)
-	required(&v, "password", g.Password)
-	if err := v.Err(); err != nil {
-		return TokenPair{}, err
-	}
-	userKey, addrKey := "user:"+strings.ToLower(g.Username), "addr:"+g.RemoteAddr
-	if err := s.checkLock(ctx, userKey, addrKey); err != nil {
-		return TokenPair{}, err
-	}
-	app, err := s.verifyClient(ctx, g.ClientID, g.ClientSecret)
-	if err != nil {
-		return TokenPair{}, s.failed(ctx, err, addrKey)
-	}
-	user, ok, err := s.signInUser(ctx, app, g.Username, g.Password)
-	if err != nil {
-		return TokenPair{}, err
-	}
-	if !ok {
-		return TokenPair{}, s.failed(ctx, errInvalidLogin, userKey, addrKey)
-	}
-	if err := s.store.ClearLoginFailures(ctx, userKey); err != nil {
-		return TokenPair{}, fmt.Errorf("clear login failures: %w", err)
-	}
-	return s.issue(ctx, user, app, uuid.NewString(), "")
-}
-
-// signInUser finds the user that app may sign in with username and password.
-// ok is false whatever was wrong (no such user, a user outside the
-// application's customer tree, a wrong password), and every path verifies
-// one argon2 hash, so that neither the answer nor its timing tells a foreign
-// application whether a user exists or a password is right.
-func (s *Service) signInUser(ctx context.Context, app identity.Application, username, password string) (identity.User, bool, error) {
-	user, err := s.store.GetUserByUsername(ctx, username)
-	switch {
-	case errs.Is(err, errs.NotFound):
-		_, _ = identity.VerifySecret(s.dummy(), password)
-		return identity.User{}, false, nil
-	case err != nil:
-		return identity.User{}, false, fmt.Errorf("load user: %w", err)
-	}
-	allowed, err := s.store.IsDescendant(ctx, app.CustomerID, user.CustomerID)
-	if err != nil {
-		return identity.User{}, false, fmt.Errorf("check customer tree: %w", err)
-	}
-	if !allowed {
-		_, _ = identity.VerifySecret(s.dummy(), password) // never the user's hash: no oracle
-		return identity.User{}, false, nil
-	}
-	if ok, err := identity.VerifySecret(user.PasswordHash, password); err != nil || !ok {
-		return identity.User{}, false, nil
-	}
-	return user, true, nil
-}
-
 // Refresh runs the refresh_token grant. Each refresh token works once; a
 // second use revokes every refresh token of its family.
 func (s *Service) Refresh(ctx context.Context, g RefreshGrant) (TokenPair, error) {
@@ -146,7 +87,7 @@ func (s *Service) Refresh(ctx context.Context, g RefreshGrant) (TokenPair, error
 	if err := v.Err(); err != nil {
 		return TokenPair{}, err
 	}
-	addrKey := "addr:" + g.RemoteAddr
+	addrKey := s.perAddress(g.RemoteAddr)
 	if err := s.checkLock(ctx, addrKey); err != nil {
 		return TokenPair{}, err
 	}

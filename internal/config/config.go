@@ -44,7 +44,8 @@ type Config struct {
 	RefreshTokenTTL time.Duration // 24 h by contract
 	Issuer          string        // JWT issuer; PublicURL when empty
 
-	LoginMaxFailures      int           // per username within LoginFailureWindow
+	LoginMaxFailures      int           // per application and username within LoginFailureWindow
+	LoginMaxFailuresUser  int           // per username through the applications that may sign it in
 	LoginMaxFailuresPerIP int           // per client address within LoginFailureWindow
 	LoginFailureWindow    time.Duration // also the lock-out time
 	TrustProxyHeaders     bool          // take the client address from X-Forwarded-For
@@ -73,6 +74,7 @@ func Default() Config {
 		AccessTokenTTL:        24 * time.Hour,
 		RefreshTokenTTL:       24 * time.Hour,
 		LoginMaxFailures:      5,
+		LoginMaxFailuresUser:  20,
 		LoginMaxFailuresPerIP: 50,
 		LoginFailureWindow:    15 * time.Minute,
 		IdempotencyTTL:        24 * time.Hour,
@@ -130,7 +132,7 @@ func (c *Config) Validate() error {
 			add("%s must be positive", name)
 		}
 	}
-	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentAmount <= 0 {
+	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresUser <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentAmount <= 0 {
 		add("body limit, login failure limits and maximum payment amount must be positive")
 	}
 	if len(problems) > 0 {
