@@ -54,8 +54,9 @@ func (s *Service) Password(ctx context.Context, g PasswordGrant) (TokenPair, err
 }
 
 // eligibleUser finds the user named username and reports whether app may
-// sign it in (the user's customer is the application's or below it). A
-// missing user is not an error: eligible is false.
+// sign it in (the user is not disabled, and its customer is the
+// application's or below it). A missing user is not an error: eligible is
+// false.
 func (s *Service) eligibleUser(ctx context.Context, app identity.Application, username string) (identity.User, bool, error) {
 	user, err := s.store.GetUserByUsername(ctx, username)
 	switch {
@@ -68,5 +69,5 @@ func (s *Service) eligibleUser(ctx context.Context, app identity.Application, us
 	if err != nil {
 		return identity.User{}, false, fmt.Errorf("check customer tree: %w", err)
 	}
-	return user, allowed, nil
+	return user, allowed && !user.Disabled(), nil
 }
