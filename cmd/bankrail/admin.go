@@ -20,10 +20,13 @@ const adminHelp = `Administration commands, for a production database without a 
   bankrail application create --customer UUID --client-id ID [--client-secret S]
                               [--notification-url URL] [--notification-secret S]
   bankrail user create --customer UUID --username NAME [--password P | --password-stdin] [--role ROLE]
+  bankrail user disable --username NAME
   bankrail keys rotate
 
 Secrets that are not given are generated and printed once. Running a create
 command again with the same key (id, client id, username) updates the record.
+Changing a user's role or password, or disabling it, revokes its access tokens
+on every instance within seconds.
 `
 
 // admin runs "bankrail <noun> <verb> [flags]".
@@ -31,6 +34,9 @@ func admin(ctx context.Context, noun string, args []string, stdout, stderr io.Wr
 	verb := "create"
 	if noun == "keys" {
 		verb = "rotate"
+	}
+	if noun == "user" && len(args) > 0 && args[0] == "disable" {
+		verb = "disable"
 	}
 	if len(args) == 0 || args[0] != verb {
 		fmt.Fprintf(stderr, "Usage: bankrail %s %s [flags]\n\n%s", noun, verb, adminHelp)
@@ -46,7 +52,11 @@ func admin(ctx context.Context, noun string, args []string, stdout, stderr io.Wr
 	case "application":
 		run = applicationCreate(fs, stdout)
 	case "user":
-		run = userCreate(fs, stdout)
+		if verb == "disable" {
+			run = userDisable(fs, stdout)
+		} else {
+			run = userCreate(fs, stdout)
+		}
 	case "keys":
 		run = func(ctx context.Context, a *app.App) error {
 			kid, retired, err := a.RotateSigningKey(ctx)
@@ -151,5 +161,17 @@ func userCreate(fs *flag.FlagSet, stdout io.Writer) func(context.Context, *app.A
 			fmt.Fprintf(stdout, "password (shown once): %s\n", spec.Password)
 		}
 		return nil
+	}
+}
+
+func userDisable(fs *flag.FlagSet, stdout io.Writer) func(context.Context, *app.App) error {
+	var username string
+	fs.StringVar(&username, "username", "", "login name (required)")
+	return func(ctx context.Context, a *app.App) error {
+		u, outcome, err := a.Identity().DisableUser(ctx, username)
+		if err == nil {
+			fmt.Fprintf(stdout, "user %s %s: disabled; its access tokens stop working within seconds\n", u.Username, outcome)
+		}
+		return err
 	}
 }

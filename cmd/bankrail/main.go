@@ -23,7 +23,7 @@ Commands:
   version       print the version
   customer      create customers             (bankrail customer create --help)
   application   create API applications      (bankrail application create --help)
-  user          create users                 (bankrail user create --help)
+  user          create or disable users      (bankrail user create|disable --help)
   keys          rotate token signing keys    (bankrail keys rotate --help)
 
 Every flag can also be set with an environment variable BANKRAIL_<NAME>

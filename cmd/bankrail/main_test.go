@@ -183,6 +183,10 @@ func TestAdminCommandsCreateWhatTheyName(t *testing.T) {
 			t.Fatalf("no generated password: %s", out)
 		}
 		admin("keys", "rotate")
+		admin("user", "create", "--customer", shop, "--username", "gone@acme.test")
+		if out := admin("user", "disable", "--username", "gone@acme.test"); !strings.Contains(out, "updated") {
+			t.Fatalf("user disable: %s", out)
+		}
 
 		code, _, errOut := runCmd(t, append([]string{"user", "create", "--customer", "7b000000-0000-4000-8000-0000000000ff", "--username", "x@y.z"}, storage...)...)
 		if code != 1 || !strings.Contains(errOut, "--customer") {
@@ -210,6 +214,9 @@ func TestAdminCommandsCreateWhatTheyName(t *testing.T) {
 		}
 		if ok, _ := identity.VerifySecret(app.ClientSecretHash, secret[1]); !ok {
 			t.Fatal("printed client secret does not verify")
+		}
+		if gone, err := a.Store().GetUserByUsername(context.Background(), "gone@acme.test"); err != nil || !gone.Disabled() || gone.TokenGeneration != 1 {
+			t.Fatalf("disabled user %+v, %v", gone, err)
 		}
 		if n, _ := a.Store().CountCustomers(context.Background()); n != 2 {
 			t.Fatalf("production must not create a demo merchant: %d customers", n)

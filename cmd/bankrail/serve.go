@@ -29,6 +29,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	storageFlags(fs, &cfg)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address host:port")
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "address payers and merchants see (default: derived from --addr)")
+	fs.StringVar(&cfg.Issuer, "issuer", cfg.Issuer, "JWT issuer, the same on every instance of a deployment (default: --public-url when set, else \""+config.DefaultIssuer+"\")")
 	fs.StringVar(&cfg.SeedFile, "seed", cfg.SeedFile, "JSON or YAML file of customers, applications and users to create or update")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long a graceful shutdown may take")
 	fs.DurationVar(&cfg.IdempotencyTTL, "idempotency-ttl", cfg.IdempotencyTTL, "how long Idempotency-Key replays are kept")

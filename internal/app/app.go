@@ -146,7 +146,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.workers = append(a.workers, worker.NewPeriodic("signing key refresh", time.Minute, a.log, keys.Refresh))
 	a.auth = auth.NewService(a.store, keys, a.clock, a.log, auth.Config{
 		Issuer: a.cfg.Issuer, AccessTTL: a.cfg.AccessTokenTTL, RefreshTTL: a.cfg.RefreshTokenTTL,
-		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
+		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerUser: a.cfg.LoginMaxFailuresUser, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
 		FailureWindow: a.cfg.LoginFailureWindow,
 	})
 	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount}

@@ -66,6 +66,7 @@ type Principal struct {
 	Role       identity.Role
 	TokenID    string
 	ExpiresAt  time.Time
+	Generation int64 // the user's token generation when the token was issued
 }
 
 // Can reports whether the principal's role grants p.

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
@@ -24,7 +23,8 @@ type Config struct {
 	Issuer               string
 	AccessTTL            time.Duration
 	RefreshTTL           time.Duration
-	MaxFailures          int           // per username within FailureWindow
+	MaxFailures          int           // per application and username within FailureWindow
+	MaxFailuresPerUser   int           // per username through the applications that may sign it in
 	MaxFailuresPerClient int           // per client address within FailureWindow
 	FailureWindow        time.Duration // also how long a lock lasts
 }
@@ -38,8 +38,9 @@ type Service struct {
 	cfg   Config
 	// dummy is a hash verified for unknown clients and users, so that timing
 	// does not reveal which exist. Made on first need, not at start.
-	dummy func() string
-	seen  tokenCache
+	dummy       func() string
+	seen        tokenCache
+	generations generationCache
 }
 
 // NewService returns an auth service. keys must be loaded.
@@ -73,51 +74,10 @@ type Claims struct {
 	CustomerID string `json:"customer_id"`
 	Role       string `json:"role"`
 	Username   string `json:"preferred_username"`
+	Generation int64  `json:"gen,omitempty"` // the user's token generation at issue
 }
 
 var errInvalidLogin = errs.E(errs.Unauthorised, "Invalid client credentials or username and password.")
-
-// Password runs the password grant.
-func (s *Service) Password(ctx context.Context, g PasswordGrant) (TokenPair, error) {
-	var v errs.Validation
-	required(&v, "client_id", g.ClientID)
-	required(&v, "client_secret", g.ClientSecret)
-	required(&v, "username", g.Username)
-	required(&v, "password", g.Password)
-	if err := v.Err(); err != nil {
-		return TokenPair{}, err
-	}
-	userKey, addrKey := "user:"+strings.ToLower(g.Username), "addr:"+g.RemoteAddr
-	if err := s.checkLock(ctx, userKey, addrKey); err != nil {
-		return TokenPair{}, err
-	}
-	app, err := s.verifyClient(ctx, g.ClientID, g.ClientSecret)
-	if err != nil {
-		return TokenPair{}, s.failed(ctx, err, addrKey)
-	}
-	user, err := s.store.GetUserByUsername(ctx, g.Username)
-	switch {
-	case errs.Is(err, errs.NotFound):
-		_, _ = identity.VerifySecret(s.dummy(), g.Password)
-		return TokenPair{}, s.failed(ctx, errInvalidLogin, userKey, addrKey)
-	case err != nil:
-		return TokenPair{}, fmt.Errorf("load user: %w", err)
-	}
-	if ok, err := identity.VerifySecret(user.PasswordHash, g.Password); err != nil || !ok {
-		return TokenPair{}, s.failed(ctx, errInvalidLogin, userKey, addrKey)
-	}
-	allowed, err := s.store.IsDescendant(ctx, app.CustomerID, user.CustomerID)
-	if err != nil {
-		return TokenPair{}, fmt.Errorf("check customer tree: %w", err)
-	}
-	if !allowed {
-		return TokenPair{}, errs.E(errs.Unauthorised, "This user does not belong to the application's customer or a customer below it.")
-	}
-	if err := s.store.ClearLoginFailures(ctx, userKey); err != nil {
-		return TokenPair{}, fmt.Errorf("clear login failures: %w", err)
-	}
-	return s.issue(ctx, user, app, uuid.NewString(), "")
-}
 
 // Refresh runs the refresh_token grant. Each refresh token works once; a
 // second use revokes every refresh token of its family.
@@ -129,7 +89,7 @@ func (s *Service) Refresh(ctx context.Context, g RefreshGrant) (TokenPair, error
 	if err := v.Err(); err != nil {
 		return TokenPair{}, err
 	}
-	addrKey := "addr:" + g.RemoteAddr
+	addrKey := s.perAddress(g.RemoteAddr)
 	if err := s.checkLock(ctx, addrKey); err != nil {
 		return TokenPair{}, err
 	}
@@ -163,6 +123,9 @@ func (s *Service) Refresh(ctx context.Context, g RefreshGrant) (TokenPair, error
 	if err != nil {
 		return TokenPair{}, fmt.Errorf("load user: %w", err)
 	}
+	if user.Disabled() {
+		return TokenPair{}, invalid
+	}
 	pair, err := s.issue(ctx, user, app, tok.FamilyID, tok.ID)
 	if errs.Is(err, errs.Conflict) { // lost a race with another use of the same token
 		if err := s.store.RevokeRefreshFamily(ctx, tok.FamilyID, now); err != nil {
@@ -191,6 +154,7 @@ func (s *Service) issue(ctx context.Context, user identity.User, app identity.Ap
 		CustomerID: user.CustomerID,
 		Role:       string(user.Role),
 		Username:   user.Username,
+		Generation: user.TokenGeneration,
 	}
 	tok := jwt.NewWithClaims(jwt.SigningMethodEdDSA, claims)
 	tok.Header["kid"] = kid
@@ -213,17 +177,23 @@ func (s *Service) issue(ctx context.Context, user identity.User, app identity.Ap
 }
 
 // Authenticate verifies a bearer access token against the key ring and the
-// clock. Any defect (signature, algorithm, issuer, expiry) gives UNAUTHORISED.
-func (s *Service) Authenticate(token string) (Principal, error) {
+// clock, and checks that its user still has the token's generation (see
+// GenerationTTL). Any defect (signature, algorithm, issuer, expiry, a user
+// changed or disabled since) gives UNAUTHORISED.
+func (s *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
 	now := s.clock.Now()
-	if p, ok := s.seen.get(token, now); ok {
-		return p, nil
-	}
-	p, err := s.verify(token)
-	if err == nil {
+	p, ok := s.seen.get(token, now)
+	if !ok {
+		var err error
+		if p, err = s.verify(token); err != nil {
+			return Principal{}, err
+		}
 		s.seen.put(token, p, now)
 	}
-	return p, err
+	if err := s.checkGeneration(ctx, p); err != nil {
+		return Principal{}, err
+	}
+	return p, nil
 }
 
 // verify checks a token's signature, algorithm, issuer and expiry.
@@ -254,7 +224,7 @@ func (s *Service) verify(token string) (Principal, error) {
 	}
 	return Principal{UserID: claims.Subject, Username: claims.Username, CustomerID: claims.CustomerID,
 		ClientID: claims.ClientID, Role: identity.Role(claims.Role), TokenID: claims.ID,
-		ExpiresAt: claims.ExpiresAt.Time}, nil
+		ExpiresAt: claims.ExpiresAt.Time, Generation: claims.Generation}, nil
 }
 
 // verifyClient checks an application's client id and secret.

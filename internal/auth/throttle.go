@@ -4,13 +4,41 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"bankrail/internal/errs"
 )
 
+// A throttle key counts failed sign-ins of one scope; reaching its limit
+// within the failure window locks the scope for the window. The scopes:
+//
+//   - an application and a username: what one application may try against
+//     one user. A foreign application can only lock itself out.
+//   - a username, counted only through applications that may sign that user
+//     in (the user's customer or a customer above it): bounds brute force of
+//     one user through many applications, and only parties the user's
+//     customer trusts can reach it.
+//   - a client address: bounds one source whatever it tries.
+type throttleKey struct {
+	name  string
+	limit int
+}
+
+func (s *Service) perAppUser(clientID, username string) throttleKey {
+	return throttleKey{"app:" + clientID + "|user:" + strings.ToLower(username), s.cfg.MaxFailures}
+}
+
+func (s *Service) perUser(username string) throttleKey {
+	return throttleKey{"user:" + strings.ToLower(username), s.cfg.MaxFailuresPerUser}
+}
+
+func (s *Service) perAddress(addr string) throttleKey {
+	return throttleKey{"addr:" + addr, s.cfg.MaxFailuresPerClient}
+}
+
 // checkLock refuses a login attempt while any of keys is locked.
-func (s *Service) checkLock(ctx context.Context, keys ...string) error {
-	until, err := s.store.LoginLockedUntil(ctx, keys)
+func (s *Service) checkLock(ctx context.Context, keys ...throttleKey) error {
+	until, err := s.store.LoginLockedUntil(ctx, names(keys))
 	if err != nil {
 		return fmt.Errorf("read login throttle: %w", err)
 	}
@@ -25,23 +53,37 @@ func (s *Service) checkLock(ctx context.Context, keys ...string) error {
 
 // failed counts a failed attempt against keys, locks any key that reached its
 // limit, and returns cause (the error the client sees).
-func (s *Service) failed(ctx context.Context, cause error, keys ...string) error {
+func (s *Service) failed(ctx context.Context, cause error, keys ...throttleKey) error {
 	now := s.clock.Now()
 	for _, key := range keys {
-		n, err := s.store.RecordLoginFailure(ctx, key, now, s.cfg.FailureWindow)
+		n, err := s.store.RecordLoginFailure(ctx, key.name, now, s.cfg.FailureWindow)
 		if err != nil {
 			return fmt.Errorf("record login failure: %w", err)
 		}
-		limit := s.cfg.MaxFailures
-		if key[:5] == "addr:" {
-			limit = s.cfg.MaxFailuresPerClient
-		}
-		if n >= limit {
-			s.log.Warn("sign-in locked after repeated failures", "key", key, "failures", n, "for", s.cfg.FailureWindow)
-			if err := s.store.LockLogin(ctx, key, now.Add(s.cfg.FailureWindow)); err != nil {
+		if n >= key.limit {
+			s.log.Warn("sign-in locked after repeated failures", "key", key.name, "failures", n, "for", s.cfg.FailureWindow)
+			if err := s.store.LockLogin(ctx, key.name, now.Add(s.cfg.FailureWindow)); err != nil {
 				return fmt.Errorf("lock login: %w", err)
 			}
 		}
 	}
 	return cause
+}
+
+// succeeded forgets the failures of keys after a successful sign-in.
+func (s *Service) succeeded(ctx context.Context, keys ...throttleKey) error {
+	for _, key := range keys {
+		if err := s.store.ClearLoginFailures(ctx, key.name); err != nil {
+			return fmt.Errorf("clear login failures: %w", err)
+		}
+	}
+	return nil
+}
+
+func names(keys []throttleKey) []string {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k.name
+	}
+	return out
 }

@@ -42,9 +42,10 @@ type Config struct {
 
 	AccessTokenTTL  time.Duration // 24 h by contract
 	RefreshTokenTTL time.Duration // 24 h by contract
-	Issuer          string        // JWT issuer; PublicURL when empty
+	Issuer          string        // JWT issuer; see Validate for the default
 
-	LoginMaxFailures      int           // per username within LoginFailureWindow
+	LoginMaxFailures      int           // per application and username within LoginFailureWindow
+	LoginMaxFailuresUser  int           // per username through the applications that may sign it in
 	LoginMaxFailuresPerIP int           // per client address within LoginFailureWindow
 	LoginFailureWindow    time.Duration // also the lock-out time
 	TrustProxyHeaders     bool          // take the client address from X-Forwarded-For
@@ -55,6 +56,11 @@ type Config struct {
 
 	ClockRefresh time.Duration // how often an instance re-reads the shared sandbox clock
 }
+
+// DefaultIssuer is the JWT issuer when neither --issuer nor --public-url is
+// set. It must not depend on the listen address: instances sharing a
+// database accept each other's tokens only when their issuers agree.
+const DefaultIssuer = "bankrail"
 
 // Default returns the configuration used when nothing is set.
 func Default() Config {
@@ -73,6 +79,7 @@ func Default() Config {
 		AccessTokenTTL:        24 * time.Hour,
 		RefreshTokenTTL:       24 * time.Hour,
 		LoginMaxFailures:      5,
+		LoginMaxFailuresUser:  20,
 		LoginMaxFailuresPerIP: 50,
 		LoginFailureWindow:    15 * time.Minute,
 		IdempotencyTTL:        24 * time.Hour,
@@ -81,14 +88,23 @@ func Default() Config {
 	}
 }
 
-// Validate checks the configuration and fills derived values (PublicURL,
-// Issuer). It returns every problem at once.
+// Validate checks the configuration and fills derived values: PublicURL from
+// Addr, and Issuer from an explicit PublicURL or else DefaultIssuer. It returns every problem at once.
 func (c *Config) Validate() error {
 	var problems []string
 	add := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 
 	if c.Mode != Sandbox && c.Mode != Production {
 		add("--mode must be sandbox or production, got %q", c.Mode)
+	}
+	if c.Issuer == "" {
+		// An explicit public URL names the deployment (and keeps the issuer of
+		// tokens issued before --issuer existed); a derived one names only
+		// this instance's listen address.
+		c.Issuer = DefaultIssuer
+		if c.PublicURL != "" {
+			c.Issuer = strings.TrimRight(c.PublicURL, "/")
+		}
 	}
 	host, port, err := net.SplitHostPort(c.Addr)
 	if err != nil {
@@ -110,9 +126,6 @@ func (c *Config) Validate() error {
 	if !c.UsesPostgres() && c.DataDir == "" {
 		add("--data-dir is required when no --database-url is given")
 	}
-	if c.Issuer == "" {
-		c.Issuer = c.PublicURL
-	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
@@ -130,7 +143,7 @@ func (c *Config) Validate() error {
 			add("%s must be positive", name)
 		}
 	}
-	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentAmount <= 0 {
+	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresUser <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentAmount <= 0 {
 		add("body limit, login failure limits and maximum payment amount must be positive")
 	}
 	if len(problems) > 0 {

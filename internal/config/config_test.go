@@ -11,8 +11,36 @@ func TestDefaultIsValidAndDerivesPublicURL(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if c.PublicURL != "http://127.0.0.1:8080" || c.Issuer != c.PublicURL {
+	if c.PublicURL != "http://127.0.0.1:8080" || c.Issuer != DefaultIssuer {
 		t.Fatalf("PublicURL=%q Issuer=%q", c.PublicURL, c.Issuer)
+	}
+}
+
+// The issuer never comes from the listen address: instances sharing a
+// database must agree on it (issue 11, item 7).
+func TestIssuer(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name                    string
+		addr, publicURL, issuer string
+		want                    string
+	}{
+		{"default", "127.0.0.1:8080", "", "", DefaultIssuer},
+		{"another address, same issuer", "10.0.0.2:9090", "", "", DefaultIssuer},
+		{"explicit public URL", "127.0.0.1:8080", "https://pay.example/", "", "https://pay.example"},
+		{"explicit issuer", "127.0.0.1:8080", "https://pay.example", "urn:bankrail:prod", "urn:bankrail:prod"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Default()
+			c.Addr, c.PublicURL, c.Issuer = tt.addr, tt.publicURL, tt.issuer
+			if err := c.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if c.Issuer != tt.want {
+				t.Fatalf("Issuer = %q, want %q", c.Issuer, tt.want)
+			}
+		})
 	}
 }
 

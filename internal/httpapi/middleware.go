@@ -186,7 +186,7 @@ func (s *Server) authenticate(r *http.Request) (auth.Principal, error) {
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		return auth.Principal{}, errs.E(errs.Unauthorised, "Authorization header must be: Bearer <access_token>.")
 	}
-	return s.Auth.Authenticate(strings.TrimSpace(token))
+	return s.Auth.Authenticate(r.Context(), strings.TrimSpace(token))
 }
 
 // checkAPIVersion enforces X-Service-Api-Version on versioned endpoints.

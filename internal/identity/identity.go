@@ -35,7 +35,14 @@ type User struct {
 	PasswordHash string
 	Role         Role
 	CreatedAt    time.Time
+	// TokenGeneration is carried in the user's access tokens; bumping it
+	// (a change of role, password or status) revokes every token issued before.
+	TokenGeneration int64
+	DisabledAt      time.Time // zero while the user may sign in
 }
+
+// Disabled reports whether the user may no longer sign in or act.
+func (u User) Disabled() bool { return !u.DisabledAt.IsZero() }
 
 // Store persists identities. Implementations return errs.NotFound for
 // missing records and errs.Conflict for duplicates.

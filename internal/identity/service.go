@@ -183,6 +183,7 @@ func (s *Service) EnsureUser(ctx context.Context, spec UserSpec) (User, Outcome,
 		if !changed {
 			return existing, Unchanged, nil
 		}
+		existing.TokenGeneration++ // tokens issued with the old role or password stop working
 		return existing, Updated, s.store.UpdateUser(ctx, existing)
 	case !errs.Is(err, errs.NotFound):
 		return User{}, "", err
@@ -197,4 +198,20 @@ func (s *Service) EnsureUser(ctx context.Context, spec UserSpec) (User, Outcome,
 		return User{}, "", fmt.Errorf("create user %s: %w", spec.Username, err)
 	}
 	return u, Created, nil
+}
+
+// DisableUser stops the user with username from signing in and revokes its
+// access tokens (they stop working within seconds on every instance).
+// Disabling a disabled user changes nothing.
+func (s *Service) DisableUser(ctx context.Context, username string) (User, Outcome, error) {
+	u, err := s.store.GetUserByUsername(ctx, username)
+	if err != nil {
+		return User{}, "", fmt.Errorf("user %s: %w", username, err)
+	}
+	if u.Disabled() {
+		return u, Unchanged, nil
+	}
+	u.DisabledAt = s.clock.Now()
+	u.TokenGeneration++
+	return u, Updated, s.store.UpdateUser(ctx, u)
 }

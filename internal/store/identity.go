@@ -135,22 +135,30 @@ func (s *Store) CreateUser(ctx context.Context, u identity.User) error {
 	return translate(err, "user "+u.Username)
 }
 
-// UpdateUser rewrites a user's password hash and role.
+// UpdateUser rewrites a user's password hash, role, token generation and
+// status.
 func (s *Store) UpdateUser(ctx context.Context, u identity.User) error {
-	res, err := s.write.ExecContext(ctx, `UPDATE users SET password_hash = $2, role = $3 WHERE id = $1`,
-		u.ID, u.PasswordHash, string(u.Role))
+	var disabled sql.NullInt64
+	if !u.DisabledAt.IsZero() {
+		disabled = sql.NullInt64{Int64: micros(u.DisabledAt), Valid: true}
+	}
+	res, err := s.write.ExecContext(ctx, `
+		UPDATE users SET password_hash = $2, role = $3, token_generation = $4, disabled_at = $5 WHERE id = $1`,
+		u.ID, u.PasswordHash, string(u.Role), u.TokenGeneration, disabled)
 	return expectOne(res, err, "user "+u.Username)
 }
 
-const userColumns = `id, customer_id, username, password_hash, role, created_at`
+const userColumns = `id, customer_id, username, password_hash, role, created_at, token_generation, disabled_at`
 
 func scanUser(row interface{ Scan(...any) error }) (identity.User, error) {
 	var u identity.User
 	var created int64
+	var disabled sql.NullInt64
 	var role string
-	err := row.Scan(&u.ID, &u.CustomerID, &u.Username, &u.PasswordHash, &role, &created)
+	err := row.Scan(&u.ID, &u.CustomerID, &u.Username, &u.PasswordHash, &role, &created, &u.TokenGeneration, &disabled)
 	u.Role = identity.Role(role)
 	u.CreatedAt = fromMicros(created)
+	u.DisabledAt = fromNullMicros(disabled)
 	return u, err
 }
 

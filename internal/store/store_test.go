@@ -135,6 +135,7 @@ func testApplicationsAndUsers(t *testing.T, s *store.Store) {
 		t.Fatal(err)
 	}
 	u.Role = identity.RoleReadOnly
+	u.TokenGeneration, u.DisabledAt = 2, t0.Add(time.Minute)
 	if err := s.UpdateUser(ctx, u); err != nil {
 		t.Fatal(err)
 	}
