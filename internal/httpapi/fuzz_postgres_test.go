@@ -41,7 +41,11 @@ func FuzzInputOnPostgres(f *testing.F) {
 		case 3:
 			req = apptest.Request{Method: "POST", Path: paymentsPath, Token: token, Body: body, Header: paymentHeaders(nil)}
 		default:
-			req = apptest.Request{Method: "GET", Path: "/payments/" + q, Token: token}
+			id := url.PathEscape(value)
+			if id == "." || id == ".." {
+				id = "x" + id // a dot segment is cleaned away by the mux (301), and the client follows to another route
+			}
+			req = apptest.Request{Method: "GET", Path: "/payments/" + id, Token: token}
 		}
 		if resp := env.Do(t, req); resp.Status >= 500 {
 			t.Fatalf("%d for %s %s %q: %s", resp.Status, req.Method, req.Path, body, resp.Body)
