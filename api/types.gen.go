@@ -21,6 +21,7 @@ const (
 	ErrorCodeMETHODNOTSUPPORTED    ErrorCode = "METHOD_NOT_SUPPORTED"
 	ErrorCodeMISSINGHTTPHEADER     ErrorCode = "MISSING_HTTP_HEADER"
 	ErrorCodeMISSINGQUERYPARAM     ErrorCode = "MISSING_QUERY_PARAM"
+	ErrorCodePAYLOADTOOLARGE       ErrorCode = "PAYLOAD_TOO_LARGE"
 	ErrorCodeREPORTEMPTY           ErrorCode = "REPORT_EMPTY"
 	ErrorCodeRESOURCENOTFOUND      ErrorCode = "RESOURCE_NOT_FOUND"
 	ErrorCodeRESOURCENOTMODIFIABLE ErrorCode = "RESOURCE_NOT_MODIFIABLE"
@@ -54,6 +55,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeMISSINGHTTPHEADER:
 		return true
 	case ErrorCodeMISSINGQUERYPARAM:
+		return true
+	case ErrorCodePAYLOADTOOLARGE:
 		return true
 	case ErrorCodeREPORTEMPTY:
 		return true
@@ -1406,6 +1409,9 @@ type InternalError = Error
 
 // NotFound defines model for NotFound.
 type NotFound = Error
+
+// PayloadTooLarge defines model for PayloadTooLarge.
+type PayloadTooLarge = Error
 
 // TooManyRequests defines model for TooManyRequests.
 type TooManyRequests = Error

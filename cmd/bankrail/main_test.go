@@ -172,7 +172,7 @@ func TestAdminCommandsCreateWhatTheyName(t *testing.T) {
 		if out := admin("customer", "create", "--name", "Acme Shop", "--id", shop, "--parent", psp); !strings.Contains(out, "unchanged") {
 			t.Fatalf("second create must change nothing: %s", out)
 		}
-		out = admin("application", "create", "--customer", shop, "--client-id", "acme-client", "--notification-url", "https://acme.test/hooks")
+		out = admin("application", "create", "--customer", shop, "--client-id", "acme-client", "--notification-url", "https://203.0.113.10/hooks")
 		secret := regexp.MustCompile(`client secret \(shown once\): (\S+)`).FindStringSubmatch(out)
 		if secret == nil {
 			t.Fatalf("no generated client secret: %s", out)
@@ -209,7 +209,7 @@ func TestAdminCommandsCreateWhatTheyName(t *testing.T) {
 			t.Fatal("printed password does not verify")
 		}
 		app, err := a.Store().GetApplicationByClientID(context.Background(), "acme-client")
-		if err != nil || app.NotificationURL != "https://acme.test/hooks" {
+		if err != nil || app.NotificationURL != "https://203.0.113.10/hooks" {
 			t.Fatalf("application %+v, %v", app, err)
 		}
 		if ok, _ := identity.VerifySecret(app.ClientSecretHash, secret[1]); !ok {

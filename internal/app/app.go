@@ -131,7 +131,23 @@ func (a *App) core(ctx context.Context, opts Options) error {
 		hash = *opts.HashParams
 	}
 	a.identity = identity.NewService(a.store, a.clock, hash)
+	if check := a.notificationURLCheck(); check != nil {
+		a.identity.CheckNotificationURLs(check)
+	}
 	return nil
+}
+
+// notificationURLCheck is the one check of a notification URL as it enters
+// (API, seed file, admin command): netguard's in production, none in the
+// sandbox (whose receivers are often on the same machine). Delivery checks
+// again in the dialer.
+func (a *App) notificationURLCheck() func(ctx context.Context, rawURL, field string) error {
+	if a.cfg.Mode != config.Production {
+		return nil
+	}
+	return func(ctx context.Context, rawURL, field string) error {
+		return netguard.CheckURL(ctx, net.DefaultResolver, rawURL, field)
+	}
 }
 
 // build seeds and creates the auth service and the HTTP adapter.
@@ -149,12 +165,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerUser: a.cfg.LoginMaxFailuresUser, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
 		FailureWindow: a.cfg.LoginFailureWindow,
 	})
-	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount}
-	if a.cfg.Mode == config.Production {
-		paymentCfg.CheckNotificationURL = func(ctx context.Context, rawURL, field string) error {
-			return netguard.CheckURL(ctx, net.DefaultResolver, rawURL, field)
-		}
-	}
+	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount,
+		CheckNotificationURL: a.notificationURLCheck()}
 	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,
 		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
 	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keyGuard,

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"bankrail/internal/identity"
 )
 
 // NotificationSecrets are the fixture applications' notification secrets.
@@ -106,16 +104,18 @@ func (rc *Receiver) Quiet(t testing.TB, n int) {
 	}
 }
 
-// SetNotificationURL points the fixture application of l at url.
+// SetNotificationURL points the fixture application of l at url. It writes
+// the row directly, past the production check of identity, so that a test
+// can give a production Env an internal URL (as one stored before the check,
+// or a name that now resolves inside) and prove that the dialer refuses it.
 func (e *Env) SetNotificationURL(t testing.TB, l Login, url string) {
 	t.Helper()
 	app, err := e.App.Store().GetApplicationByClientID(context.Background(), l.ClientID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = e.App.Identity().EnsureApplication(context.Background(), identity.ApplicationSpec{CustomerID: app.CustomerID,
-		ClientID: l.ClientID, ClientSecret: l.ClientSecret, NotificationURL: url, NotificationSecret: NotificationSecrets[l.ClientID]})
-	if err != nil {
+	app.NotificationURL, app.NotificationSecret = url, NotificationSecrets[l.ClientID]
+	if err := e.App.Store().UpdateApplication(context.Background(), app); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -28,6 +28,7 @@ const (
 	IdempotencyConflict  Code = "IDEMPOTENCY_CONFLICT"
 	NotModifiable        Code = "RESOURCE_NOT_MODIFIABLE"
 	UnsupportedMediaType Code = "UNSUPPORTED_MEDIA_TYPE"
+	PayloadTooLarge      Code = "PAYLOAD_TOO_LARGE" // bankrail's own: the contract has no 413
 	ValidationFailure    Code = "VALIDATION_FAILURE"
 	ReportEmpty          Code = "REPORT_EMPTY"
 	TooManyRequests      Code = "TOO_MANY_REQUESTS"

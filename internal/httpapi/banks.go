@@ -13,7 +13,10 @@ import (
 // listBanks serves GET /banks?country=&paymentSystem=: the institutions a
 // payer can pay from, by country then name.
 func (s *Server) listBanks(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
+	q, err := listQuery(r, bankFilters)
+	if err != nil {
+		return err
+	}
 	f := bank.Filter{Country: strings.ToUpper(q.Get("country")), System: bank.PaymentSystem(q.Get("paymentSystem"))}
 	if f.Country != "" && !iso.IsCountry(f.Country) {
 		return errs.E(errs.InvalidQueryParam, "country %q is not an ISO 3166-1 alpha-2 code (e.g. DE, GB).", q.Get("country"))

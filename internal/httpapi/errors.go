@@ -30,6 +30,8 @@ func statusOf(code errs.Code) int {
 		return http.StatusConflict
 	case errs.UnsupportedMediaType:
 		return http.StatusUnsupportedMediaType
+	case errs.PayloadTooLarge:
+		return http.StatusRequestEntityTooLarge
 	case errs.ValidationFailure, errs.ReportEmpty:
 		return http.StatusUnprocessableEntity
 	case errs.TooManyRequests:

@@ -105,7 +105,7 @@ func TestStatusOfEveryCode(t *testing.T) {
 		errs.BadRequest: 400, errs.MissingHeader: 400, errs.InvalidHeader: 400, errs.MalformedPathParam: 400,
 		errs.MissingQueryParam: 400, errs.InvalidQueryParam: 400, errs.Unauthorised: 401, errs.AccessDenied: 403,
 		errs.NotFound: 404, errs.MethodNotSupported: 405, errs.Conflict: 409, errs.IdempotencyConflict: 409,
-		errs.NotModifiable: 409, errs.UnsupportedMediaType: 415, errs.ValidationFailure: 422, errs.ReportEmpty: 422,
+		errs.NotModifiable: 409, errs.PayloadTooLarge: 413, errs.UnsupportedMediaType: 415, errs.ValidationFailure: 422, errs.ReportEmpty: 422,
 		errs.TooManyRequests: 429, errs.Internal: 500,
 	}
 	for code, status := range want {

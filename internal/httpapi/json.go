@@ -34,7 +34,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):
-		return nil, errs.E(errs.BadRequest, "The request body is larger than %d bytes.", tooLarge.Limit)
+		return nil, errs.E(errs.PayloadTooLarge, "The request body is larger than %d bytes.", tooLarge.Limit)
 	case err != nil:
 		return nil, errs.Wrap(errs.BadRequest, err, "The request body could not be read.")
 	}
@@ -44,15 +44,32 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error
 // requireJSON refuses a body declared as something other than JSON. A
 // missing Content-Type is taken as JSON.
 func requireJSON(r *http.Request) error {
-	ct := r.Header.Get("Content-Type")
-	if ct == "" {
-		return nil
+	mt, err := mediaType(r)
+	if err != nil || mt == "" {
+		return err
 	}
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
-		return errs.E(errs.UnsupportedMediaType, "Content-Type %q is not supported; send application/json.", ct)
+	if mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+		return errs.E(errs.UnsupportedMediaType, "Content-Type %q is not supported; send application/json.", r.Header.Get("Content-Type"))
 	}
 	return nil
+}
+
+// mediaType is the media type of the request's Content-Type ("" when
+// absent). A malformed one, or one with a charset other than UTF-8, is
+// UNSUPPORTED_MEDIA_TYPE: bankrail reads every body as UTF-8.
+func mediaType(r *http.Request) (string, error) {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return "", nil
+	}
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return "", errs.E(errs.UnsupportedMediaType, "Content-Type %q is malformed; send application/json.", ct)
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
+		return "", errs.E(errs.UnsupportedMediaType, "Content-Type %q: charset %q is not supported; send UTF-8.", ct, cs)
+	}
+	return mt, nil
 }
 
 // decodeJSON reads a JSON request body into dst. Malformed JSON is

@@ -87,8 +87,14 @@ func (s *Server) listNotifications(w http.ResponseWriter, r *http.Request) error
 
 // notificationFilter parses the query of GET /notifications.
 func notificationFilter(r *http.Request) (notify.Filter, error) {
-	q := r.URL.Query()
-	f := notify.Filter{PaymentID: q.Get("paymentId")}
+	q, err := listQuery(r, notificationFilters)
+	if err != nil {
+		return notify.Filter{}, err
+	}
+	var f notify.Filter
+	if f.PaymentID, err = uuidParam(q, "paymentId"); err != nil {
+		return f, err
+	}
 	if v := q.Get("status"); v != "" {
 		st, ok := notify.ParseStatus(v)
 		if !ok {

@@ -327,9 +327,10 @@ func TestNotificationLogAPI(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		merchant, rc := receiving(t, env)
-		first := emit(t, env, "pay-log-1", 1)
+		const payLog1, payLog2 = "00000000-0000-4000-8000-00000000f001", "00000000-0000-4000-8000-00000000f002" // payment ids are uuids; the filter checks it
+		first := emit(t, env, payLog1, 1)
 		env.Clock.Advance(time.Minute)
-		second := emit(t, env, "pay-log-2", 2)
+		second := emit(t, env, payLog2, 2)
 		rc.WaitFor(t, 2)
 		apptest.Eventually(t, "both delivered", func() bool {
 			return getNotification(t, env, merchant, first).Status == "DELIVERED" && getNotification(t, env, merchant, second).Status == "DELIVERED"
@@ -348,7 +349,7 @@ func TestNotificationLogAPI(t *testing.T) {
 		if len(items) != 2 || items[0].ID != second || h.Get("total-items") != "2" || h.Get("page") != "1" || h.Get("limit") != "25" || h.Get("page-count") != "1" {
 			t.Fatalf("list %+v %v", items, h)
 		}
-		if items, _ := list(merchant, "?paymentId=pay-log-1"); len(items) != 1 || items[0].ID != first {
+		if items, _ := list(merchant, "?paymentId="+payLog1); len(items) != 1 || items[0].ID != first {
 			t.Fatalf("paymentId filter %+v", items)
 		}
 		from := apptest.Epoch.Add(30 * time.Second).Format(time.RFC3339)

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"mime"
 	"net/http"
 	"net/url"
 
@@ -47,7 +46,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 // parseTokenRequest reads the body of a token request, JSON or form encoded.
 func (s *Server) parseTokenRequest(w http.ResponseWriter, r *http.Request) (api.TokenRequest, error) {
 	var req api.TokenRequest
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	mt, err := mediaType(r)
+	if err != nil {
+		return req, err
+	}
 	if mt != "application/x-www-form-urlencoded" {
 		return req, s.decodeJSON(w, r, &req)
 	}

@@ -179,7 +179,7 @@ func TestOAuthRequestErrors(t *testing.T) {
 			[]string{"client_id", "client_secret", "username", "password"}},
 		{"refresh without token", map[string]string{"grant_type": "refresh_token", "client_id": "a", "client_secret": "b"}, "application/json", 422, "VALIDATION_FAILURE",
 			[]string{"refresh_token"}},
-		{"body too large", `{"grant_type":"` + strings.Repeat("x", 2<<20) + `"}`, "application/json", 400, "BAD_REQUEST", nil},
+		{"body too large (413 since issue 11)", `{"grant_type":"` + strings.Repeat("x", 2<<20) + `"}`, "application/json", 413, "PAYLOAD_TOO_LARGE", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

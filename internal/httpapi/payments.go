@@ -162,10 +162,12 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
 
 // parseListFilter reads the query of GET /payments.
 func parseListFilter(r *http.Request) (payment.ListFilter, error) {
-	q := r.URL.Query()
+	q, err := listQuery(r, paymentFilters)
+	if err != nil {
+		return payment.ListFilter{}, err
+	}
 	f := payment.ListFilter{Page: 1, Limit: payment.DefaultPageLimit, Currency: q.Get("currency"),
 		InternalReference: q.Get("internalReference"), PaymentReference: q.Get("paymentReference")}
-	var err error
 	if f.Page, err = intParam(q.Get("page"), "page", 1, 1, math.MaxInt32); err != nil {
 		return f, err
 	}
@@ -182,11 +184,8 @@ func parseListFilter(r *http.Request) (payment.ListFilter, error) {
 			return f, errs.E(errs.InvalidQueryParam, "currency %q is not an ISO 4217 currency code.", f.Currency)
 		}
 	}
-	if c := q.Get("customerId"); c != "" {
-		if !isUUID(c) {
-			return f, errs.E(errs.InvalidQueryParam, "customerId %q is not a uuid.", c)
-		}
-		f.CustomerID = c
+	if f.CustomerID, err = uuidParam(q, "customerId"); err != nil {
+		return f, err
 	}
 	if f.CreatedFrom, err = timeParam(q.Get("createdAt[gte]"), "createdAt[gte]"); err != nil {
 		return f, err

@@ -75,7 +75,7 @@ func (s *Server) mount(pattern string, h http.Handler) {
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, clock: d.Clock, maxBody: d.MaxBodyBytes, mux: http.NewServeMux()}
 	s.routes()
-	s.handler = s.withRequestID(s.withAccessLog(s.withRecovery(http.HandlerFunc(s.dispatch))))
+	s.handler = s.withRequestID(s.withAccessLog(s.withRecovery(s.withCleanInput(http.HandlerFunc(s.dispatch)))))
 	return s
 }
 

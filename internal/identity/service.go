@@ -2,6 +2,7 @@ package identity
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -16,10 +17,19 @@ import (
 // methods are idempotent: applying the same input twice changes nothing (a
 // secret is re-hashed only when it no longer matches).
 type Service struct {
-	store Store
-	clock clock.Clock
-	hash  HashParams
+	store    Store
+	clock    clock.Clock
+	hash     HashParams
+	checkURL URLCheck
 }
+
+// URLCheck vets a notification URL as it enters (netguard.CheckURL in
+// production); it returns VALIDATION_FAILURE naming field.
+type URLCheck func(ctx context.Context, rawURL, field string) error
+
+// CheckNotificationURLs makes every application's notification URL pass
+// check when it is set, whoever sets it (seed file, admin command, API).
+func (s *Service) CheckNotificationURLs(check URLCheck) { s.checkURL = check }
 
 // NewService returns an identity service.
 func NewService(store Store, clk clock.Clock, hash HashParams) *Service {
@@ -113,6 +123,9 @@ func (s *Service) EnsureApplication(ctx context.Context, spec ApplicationSpec) (
 	if spec.NotificationURL != "" {
 		if u, err := url.Parse(spec.NotificationURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return Application{}, "", errs.E(errs.ValidationFailure, "notificationUrl of %s must be an http(s) URL", spec.ClientID)
+		}
+		if err := s.vetURL(ctx, spec); err != nil {
+			return Application{}, "", err
 		}
 	}
 	if spec.NotificationSecret == "" {
@@ -214,4 +227,20 @@ func (s *Service) DisableUser(ctx context.Context, username string) (User, Outco
 	u.DisabledAt = s.clock.Now()
 	u.TokenGeneration++
 	return u, Updated, s.store.UpdateUser(ctx, u)
+}
+
+// vetURL applies the URL check, if any, to spec's notification URL, and
+// names the application and the reason in the message: the seed file and
+// the admin commands print only the message.
+func (s *Service) vetURL(ctx context.Context, spec ApplicationSpec) error {
+	if s.checkURL == nil {
+		return nil
+	}
+	err := s.checkURL(ctx, spec.NotificationURL, "notificationUrl")
+	var e *errs.Error
+	if err == nil || !errors.As(err, &e) || len(e.Fields) != 1 {
+		return err
+	}
+	return &errs.Error{Code: e.Code, Fields: e.Fields,
+		Message: fmt.Sprintf("notificationUrl %s of %s %s", spec.NotificationURL, spec.ClientID, e.Fields[0].Message)}
 }

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"bankrail/internal/dbtest"
+)
+
+// TestApplicationCreateRefusesInternalURLInProduction: the admin command
+// goes through the same netguard check as the API and the seed file.
+func TestApplicationCreateRefusesInternalURLInProduction(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+		storage := []string{"--data-dir", db.DataDir, "--database-url", db.DatabaseURL, "--mode", "production"}
+		if db.Engine == dbtest.Postgres {
+			storage[1] = t.TempDir()
+		}
+		const shop = "7b000000-0000-4000-8000-000000000003"
+		if code, out, errOut := runCmd(t, append([]string{"customer", "create", "--name", "Guarded Shop", "--id", shop}, storage...)...); code != 0 {
+			t.Fatalf("customer create: exit %d %s%s", code, out, errOut)
+		}
+		for _, u := range []string{"http://127.0.0.1:9000/n", "http://192.168.1.10/n", "http://169.254.169.254/latest"} {
+			code, _, errOut := runCmd(t, append([]string{"application", "create", "--customer", shop, "--client-id", "guarded-client",
+				"--notification-url", u}, storage...)...)
+			if code != 1 || !strings.Contains(errOut, "loopback, private, link-local or metadata") {
+				t.Errorf("%s: exit %d %s", u, code, errOut)
+			}
+		}
+		if code, out, errOut := runCmd(t, append([]string{"application", "create", "--customer", shop, "--client-id", "guarded-client",
+			"--notification-url", "https://203.0.113.10/hooks"}, storage...)...); code != 0 {
+			t.Fatalf("a public address: exit %d %s%s", code, out, errOut)
+		}
+	})
+}
