@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -69,5 +70,55 @@ func TestMissingNotificationURLNeverPauses(t *testing.T) {
 		}
 		verify(t, got[0])
 		apptest.Eventually(t, "DELIVERED", func() bool { return getNotification(t, env, token, id).Status == "DELIVERED" })
+	})
+}
+
+func TestResumeEndsAPauseWithoutTheReceiver(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		token, rc := receiving(t, env)
+		var out struct {
+			ClientID string `json:"clientId"`
+			Resumed  bool   `json:"resumed"`
+		}
+		resp := env.Do(t, apptest.Request{Method: "POST", Path: "/notifications/resume", Token: token})
+		if resp.JSON(t, &out); resp.Status != http.StatusOK || out.Resumed {
+			t.Fatalf("resume while not paused: %d %s", resp.Status, resp.Body)
+		}
+		rc.Status(http.StatusBadGateway)
+		for i := range notify.PauseAfter {
+			emit(t, env, fmt.Sprintf("pay-down-%d", i), 1)
+		}
+		rc.WaitFor(t, notify.PauseAfter)
+		apptest.Eventually(t, "the pause", func() bool { return pausedApplications(t, env) == "1" })
+		held := emit(t, env, "pay-held", 1)
+		rc.Quiet(t, notify.PauseAfter)
+
+		// The receiver cannot be reached at all: the test notification fails, resume still works.
+		rc.Close()
+		if n := sendTest(t, env, token); n.Status != "FAILED" {
+			t.Fatalf("test against a closed receiver: %+v", n)
+		}
+		viewer := env.Token(t, apptest.Viewer)
+		env.Do(t, apptest.Request{Method: "POST", Path: "/notifications/resume", Token: viewer}).Error(t, 403, "ACCESS_DENIED")
+		env.Do(t, apptest.Request{Method: "POST", Path: "/notifications/resume"}).Error(t, 401, "UNAUTHORISED")
+		resp = env.Do(t, apptest.Request{Method: "POST", Path: "/notifications/resume", Token: token})
+		resp.JSON(t, &out)
+		if resp.Status != http.StatusOK || !out.Resumed || out.ClientID != apptest.Merchant.ClientID {
+			t.Fatalf("resume: %d %s", resp.Status, resp.Body)
+		}
+		if got := pausedApplications(t, env); got != "0" {
+			t.Fatalf("paused applications %q after resume", got)
+		}
+		// The held notification is attempted at once (and fails: the receiver is gone;
+		// the failures that follow may pause the application again).
+		apptest.Eventually(t, "the held notification attempted", func() bool {
+			return getNotification(t, env, token, held).AttemptCount == 1
+		})
+		// Another customer's resume does not touch the shop.
+		other := env.Token(t, apptest.OtherMerch)
+		if resp := env.Do(t, apptest.Request{Method: "POST", Path: "/notifications/resume", Token: other}); resp.Status != http.StatusOK {
+			t.Fatalf("other resume: %d %s", resp.Status, resp.Body)
+		}
 	})
 }
