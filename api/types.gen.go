@@ -1015,6 +1015,15 @@ type NotificationAttempt struct {
 	URL     string `json:"url"`
 }
 
+// NotificationResume The answer of POST /notifications/resume.
+type NotificationResume struct {
+	// ClientID the caller's application
+	ClientID string `json:"clientId"`
+
+	// Resumed the application was paused and no longer is
+	Resumed bool `json:"resumed"`
+}
+
 // NotificationStatus PENDING waits for its first attempt, a retry or the end of a pause; FAILED failed every retry.
 type NotificationStatus string
 
@@ -1330,6 +1339,35 @@ type SandboxClockAdvance struct {
 	Seconds *int64 `json:"seconds"`
 }
 
+// SandboxInboxEntry One notification received by the sandbox inbox.
+type SandboxInboxEntry struct {
+	// Body the body exactly as received (the signed bytes)
+	Body string `json:"body"`
+
+	// ClientID the application whose inbox received it
+	ClientID   string `json:"clientId"`
+	CustomerID string `json:"customerId"`
+
+	// Error why the signature does not hold
+	Error *string `json:"error,omitempty"`
+
+	// Headers the request headers received
+	Headers map[string]string `json:"headers"`
+	ID      string            `json:"id"`
+
+	// NotificationID the X-Service-Notification-Id header received
+	NotificationID *string `json:"notificationId,omitempty"`
+
+	// ReceivedAt on the service clock (the sandbox's virtual clock)
+	ReceivedAt time.Time `json:"receivedAt"`
+
+	// SignatureValid X-Service-Signed matches the body with the application's notification secret
+	SignatureValid bool `json:"signatureValid"`
+
+	// Type the X-Service-Type header received (test, payment_received, ...), or gateway when absent
+	Type *string `json:"type,omitempty"`
+}
+
 // SandboxOutcome A sandbox outcome; a `>` chain plays its moves in order, the part after `DELAYED_AT_BANK` is the bank's answer 2 minutes later.
 type SandboxOutcome string
 
@@ -1518,6 +1556,15 @@ type GetNameMatchScoreParams struct {
 	AllowInitials *bool `form:"allowInitials,omitempty" json:"allowInitials,omitempty"`
 }
 
+// ListSandboxInboxParams defines parameters for ListSandboxInbox.
+type ListSandboxInboxParams struct {
+	Page  *int64 `form:"page,omitempty" json:"page,omitempty"`
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ReceiveSandboxNotificationJSONBody defines parameters for ReceiveSandboxNotification.
+type ReceiveSandboxNotificationJSONBody = interface{}
+
 // CreateDropinJSONRequestBody defines body for CreateDropin for application/json ContentType.
 type CreateDropinJSONRequestBody = DropinRequest
 
@@ -1541,6 +1588,9 @@ type CreatePaymentJSONRequestBody = PaymentCreateRequest
 
 // AdvanceSandboxClockJSONRequestBody defines body for AdvanceSandboxClock for application/json ContentType.
 type AdvanceSandboxClockJSONRequestBody = SandboxClockAdvance
+
+// ReceiveSandboxNotificationJSONRequestBody defines body for ReceiveSandboxNotification for application/json ContentType.
+type ReceiveSandboxNotificationJSONRequestBody = ReceiveSandboxNotificationJSONBody
 
 // AuthoriseSandboxPaymentJSONRequestBody defines body for AuthoriseSandboxPayment for application/json ContentType.
 type AuthoriseSandboxPaymentJSONRequestBody = SandboxAuthoriseRequest

@@ -88,7 +88,7 @@ func run() error {
 	// Warnings only: the access log line of every request is not what is
 	// measured (the reference handler logs nothing either).
 	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	demo := seed.Demo()
+	demo := seed.Demo("")
 	a, err := app.New(ctx, cfg, log, app.Options{Seed: &demo})
 	if err != nil {
 		return fmt.Errorf("start bankrail: %w", err)

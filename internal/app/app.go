@@ -188,7 +188,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
-		Notifications: a.notify, Metrics: metrics,
+		Notifications: a.notify, Metrics: metrics, Inbox: a.inbox(),
 		Pages: pages, PagePrefixes: checkout.Prefixes,
 	})
 	return nil
@@ -242,13 +242,32 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 		return err
 	}
 	if n == 0 {
-		if _, err := seed.Apply(ctx, a.identity, seed.Demo()); err != nil {
+		if _, err := seed.Apply(ctx, a.identity, seed.Demo(a.cfg.PublicURL)); err != nil {
 			return fmt.Errorf("create demo merchant: %w", err)
 		}
 		a.log.Info("created the sandbox demo merchant", "client_id", seed.DemoClientID, "username", seed.DemoUsername)
 	}
 	_, err = a.store.GetUserByUsername(ctx, seed.DemoUsername)
 	a.demo = err == nil
+	if a.demo {
+		return a.demoToInbox(ctx)
+	}
+	return nil
+}
+
+// demoToInbox points a demo application that has no notification URL (one
+// created before the sandbox inbox existed) at the sandbox inbox, so that
+// its notifications stop failing for want of a URL.
+func (a *App) demoToInbox(ctx context.Context) error {
+	app, err := a.store.GetApplicationByClientID(ctx, seed.DemoClientID)
+	if err != nil || app.NotificationURL != "" {
+		return nil
+	}
+	app.NotificationURL = seed.DemoNotificationURL(a.cfg.PublicURL)
+	if err := a.store.UpdateApplication(ctx, app); err != nil {
+		return fmt.Errorf("point the demo application at the sandbox inbox: %w", err)
+	}
+	a.log.Info("the demo application's notifications now go to the sandbox inbox", "url", app.NotificationURL)
 	return nil
 }
 

@@ -8,8 +8,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"bankrail/internal/config"
+	"bankrail/internal/inbox"
 	"bankrail/internal/notify"
 	"bankrail/internal/notify/dispatch"
+	"bankrail/internal/store"
 )
 
 // buildNotifications creates the dispatcher and the notification service,
@@ -25,4 +27,14 @@ func (a *App) buildNotifications(opts Options) http.Handler {
 	a.notify = notify.NewService(a.store, a.dispatcher, a.clock)
 	a.workers = append(a.workers, a.dispatcher)
 	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+}
+
+// inbox is the sandbox's built-in notification receiver; nil in production.
+// The sandbox dispatcher runs without the production guard, so it may post
+// to the inbox at this instance's own (often loopback) public URL.
+func (a *App) inbox() *inbox.Service {
+	if a.cfg.Mode != config.Sandbox {
+		return nil
+	}
+	return inbox.NewService(a.store.Inbox(), inbox.Transactor(store.Transactor[inbox.Repos](a.store)), a.store, a.clock)
 }

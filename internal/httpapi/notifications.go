@@ -163,6 +163,18 @@ func (s *Server) testNotification(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
+// resumeNotifications serves POST /notifications/resume: the pause of the
+// caller's application ends without a test notification.
+func (s *Server) resumeNotifications(w http.ResponseWriter, r *http.Request) error {
+	p, _ := auth.PrincipalFrom(r.Context())
+	resumed, err := s.Notifications.Resume(r.Context(), p.ClientID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, api.NotificationResume{ClientID: p.ClientID, Resumed: resumed})
+	return nil
+}
+
 // metrics serves GET /metrics (Prometheus text format).
 func (s *Server) metrics(w http.ResponseWriter, r *http.Request) error {
 	s.Metrics.ServeHTTP(w, r)

@@ -40,12 +40,13 @@ func (s *Server) routes() {
 			s.mount(prefix, s.Pages)
 		}
 	}
-	// Notifications: the delivery log, redelivery and the test notification.
+	// Notifications: the delivery log, redelivery, the test notification and resume.
 	if s.Notifications != nil {
 		s.handle("GET /notifications", s.listNotifications, needs(identity.NotificationsRead))
 		s.handle("GET /notifications/{id}", s.getNotification, needs(identity.NotificationsRead))
 		s.handle("POST /notifications/{id}/redeliver", s.redeliverNotification, needs(identity.NotificationsWrite))
 		s.handle("POST /notifications/test", s.testNotification, needs(identity.NotificationsWrite))
+		s.handle("POST /notifications/resume", s.resumeNotifications, needs(identity.NotificationsWrite))
 	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
@@ -55,6 +56,10 @@ func (s *Server) routes() {
 	if s.Sandbox != nil {
 		s.handle("GET /sandbox/clock", s.sandboxClock, needs(identity.SandboxControl))
 		s.handle("POST /sandbox/clock/advance", s.advanceSandboxClock, needs(identity.SandboxControl))
+		if s.Inbox != nil {
+			s.handle("GET /sandbox/inbox", s.listSandboxInbox, needs(identity.NotificationsRead))
+			s.handle("POST /sandbox/inbox/{clientId}", s.receiveSandboxNotification, public)
+		}
 		if s.Payments != nil {
 			s.handle("POST /sandbox/payments/{id}/authorise", s.authoriseSandboxPayment, needs(identity.SandboxControl))
 		}

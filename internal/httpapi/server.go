@@ -14,6 +14,7 @@ import (
 	"bankrail/internal/clock"
 	"bankrail/internal/config"
 	"bankrail/internal/identity"
+	"bankrail/internal/inbox"
 	legacyapi "bankrail/internal/legacy"
 	"bankrail/internal/notify"
 	"bankrail/internal/payment"
@@ -42,6 +43,7 @@ type Deps struct {
 	Legacy        *legacyapi.Service // legacy Payments API and embedded checkout creation (needs Payments)
 	Notifications *notify.Service    // the delivery log and test notifications
 	Metrics       http.Handler       // Prometheus metrics at GET /metrics
+	Inbox         *inbox.Service     // the sandbox's built-in notification receiver (nil in production)
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.

@@ -98,6 +98,7 @@ type Attempt struct {
 	Latency        time.Duration
 	Error          string
 	Success        bool
+	NoURL          bool // nothing was sent: neither the payment nor the application has a URL
 }
 
 // Filter narrows a list of notifications.

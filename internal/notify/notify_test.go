@@ -73,3 +73,14 @@ func TestGatewayStatus(t *testing.T) {
 		t.Error("AUTHORISED_BY_USER sends no notification")
 	}
 }
+
+func TestMissingURLDoesNotCountTowardPause(t *testing.T) {
+	for _, c := range []struct {
+		a    notify.Attempt
+		want bool
+	}{{notify.Attempt{Error: "HTTP 502"}, true}, {notify.Attempt{Success: true}, false}, {notify.Attempt{NoURL: true, Error: notify.NoURLError}, false}} {
+		if got := notify.CountsTowardPause(c.a); got != c.want {
+			t.Errorf("%+v counts toward pause: %v, want %v", c.a, got, c.want)
+		}
+	}
+}

@@ -30,5 +30,14 @@ func Decide(attempt int, success bool, now time.Time) (Status, time.Time) {
 	}
 }
 
+// CountsTowardPause reports whether attempt a is a failure of the receiver,
+// which counts toward the application's pause. A missing URL is not: no
+// receiver was asked, so it is recorded and retried but never pauses.
+func CountsTowardPause(a Attempt) bool { return !a.Success && !a.NoURL }
+
+// NoURLError is the error recorded on an attempt that had no URL to go to.
+const NoURLError = "no notification URL: set the application's notification URL (or the payment's " +
+	"communication.notifications.url); retried on the usual schedule, never counted toward the pause"
+
 // ShouldPause reports whether consecutive failures reach the pause threshold.
 func ShouldPause(consecutiveFailures int) bool { return consecutiveFailures >= PauseAfter }

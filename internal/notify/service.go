@@ -17,6 +17,10 @@ type Store interface {
 	// RedeliverNotification makes the notification due at now (PENDING again
 	// if it was DELIVERED or FAILED, with a fresh retry schedule).
 	RedeliverNotification(ctx context.Context, viewer, id string, now time.Time) (Notification, error)
+	// ResumeNotifications lifts the pause of the application of clientID
+	// and makes its held notifications due at now; it reports whether the
+	// application was paused.
+	ResumeNotifications(ctx context.Context, clientID string, now time.Time) (bool, error)
 }
 
 // Tester sends a test notification synchronously (notify/dispatch).
@@ -73,4 +77,13 @@ func (s *Service) Redeliver(ctx context.Context, viewer, id string) (Notificatio
 // Test sends a test notification to the application of clientID.
 func (s *Service) Test(ctx context.Context, customerID, clientID string) (Notification, []Attempt, error) {
 	return s.tester.SendTest(ctx, customerID, clientID)
+}
+
+// Resume lifts the pause of the application of clientID at once, without
+// asking its receiver (which may be unreachable or not yet written): its
+// consecutive failures start again from zero and its held notifications go
+// out now; if the receiver still fails, PauseAfter more failures pause it
+// again. It reports whether the application was paused.
+func (s *Service) Resume(ctx context.Context, clientID string) (bool, error) {
+	return s.store.ResumeNotifications(ctx, clientID, s.clock.Now())
 }

@@ -1,5 +1,11 @@
 package seed
 
+import (
+	"strings"
+
+	"bankrail/internal/inbox"
+)
+
 // The sandbox demo merchant, created in an empty sandbox database when no
 // seed file is given. Its credentials are fixed and printed in the startup
 // banner so that a newcomer can get a token at once; it never exists in
@@ -13,12 +19,25 @@ const (
 	DemoNotificationSecret = "demo-notification-secret"
 )
 
-// Demo is the seed of the demo merchant.
-func Demo() File {
+// DemoNotificationURL is the demo application's default notification URL:
+// the sandbox inbox of the instance at publicURL, which receives, verifies
+// and keeps its notifications (GET /sandbox/inbox).
+func DemoNotificationURL(publicURL string) string {
+	return strings.TrimRight(publicURL, "/") + inbox.Path(DemoClientID)
+}
+
+// Demo is the seed of the demo merchant. Its notifications go to the
+// sandbox inbox of the instance at publicURL (none when publicURL is empty).
+func Demo(publicURL string) File {
+	url := ""
+	if publicURL != "" {
+		url = DemoNotificationURL(publicURL)
+	}
 	return File{Customers: []Customer{{
-		ID:           DemoCustomerID,
-		Name:         "Demo Shop",
-		Applications: []Application{{ClientID: DemoClientID, ClientSecret: DemoClientSecret, NotificationSecret: DemoNotificationSecret}},
-		Users:        []User{{Username: DemoUsername, Password: DemoPassword, Role: "MERCHANT"}},
+		ID:   DemoCustomerID,
+		Name: "Demo Shop",
+		Applications: []Application{{ClientID: DemoClientID, ClientSecret: DemoClientSecret,
+			NotificationSecret: DemoNotificationSecret, NotificationURL: url}},
+		Users: []User{{Username: DemoUsername, Password: DemoPassword, Role: "MERCHANT"}},
 	}}}
 }

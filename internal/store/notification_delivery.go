@@ -142,6 +142,9 @@ func (s *Store) CompleteDeliveries(ctx context.Context, outcomes []notify.Outcom
 		}
 		cleared := map[string]bool{} // applications whose failures are already zero
 		for _, o := range outcomes {
+			if !o.Attempt.Success && !notify.CountsTowardPause(o.Attempt) {
+				continue // no receiver was asked: neither a failure nor a success
+			}
 			if o.Attempt.Success {
 				if !cleared[o.ApplicationID] {
 					if err := s.recordEndpointSuccess(ctx, tx, o.ApplicationID, o.At); err != nil {

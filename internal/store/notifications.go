@@ -106,30 +106,55 @@ func (s *Store) RecordTestNotification(ctx context.Context, n notify.Notificatio
 			_, err := s.recordEndpointFailure(ctx, tx, n.ApplicationID, now)
 			return err
 		}
-		var paused sql.NullInt64
-		err = tx.QueryRowContext(ctx, `SELECT paused_at FROM notification_endpoints WHERE application_id = $1`+s.forUpdate(),
-			n.ApplicationID).Scan(&paused)
-		if err := translate(err, "notification endpoint"); err != nil {
-			return ignoreNotFound(err)
-		}
-		if _, err := tx.ExecContext(ctx, `
-			UPDATE notification_endpoints SET consecutive_failures = 0, paused_at = NULL, updated_at = $2
-			WHERE application_id = $1`, n.ApplicationID, micros(now)); err != nil {
-			return translate(err, "resume notifications")
-		}
-		if !paused.Valid {
-			return nil
-		}
-		resumed = true
-		if _, err := tx.ExecContext(ctx, `
-			UPDATE notifications SET next_attempt_at = $2
-			WHERE application_id = $1 AND status = 'PENDING' AND next_attempt_at > $2`, n.ApplicationID, micros(now)); err != nil {
-			return translate(err, "resume held notifications")
-		}
-		s.wakeAfterCommit(tx)
-		return nil
+		resumed, err = s.resumeEndpoint(ctx, tx, n.ApplicationID, now)
+		return err
 	})
 	return resumed, err
+}
+
+// ResumeNotifications lifts the pause of the application of clientID at
+// now, whatever the state of its receiver: its failures are forgotten and
+// its held notifications become due at once. It reports whether the
+// application was paused.
+func (s *Store) ResumeNotifications(ctx context.Context, clientID string, now time.Time) (bool, error) {
+	resumed := false
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		var appID string
+		err := tx.QueryRowContext(ctx, `SELECT id FROM applications WHERE client_id = $1`, clientID).Scan(&appID)
+		if err != nil {
+			return translate(err, "application "+clientID)
+		}
+		resumed, err = s.resumeEndpoint(ctx, tx, appID, now)
+		return err
+	})
+	return resumed, err
+}
+
+// resumeEndpoint clears the consecutive failures of an application and, if
+// it was paused, lifts the pause and makes its held notifications due at
+// now. It reports whether it was paused.
+func (s *Store) resumeEndpoint(ctx context.Context, tx *sql.Tx, appID string, now time.Time) (bool, error) {
+	var paused sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT paused_at FROM notification_endpoints WHERE application_id = $1`+s.forUpdate(),
+		appID).Scan(&paused)
+	if err := translate(err, "notification endpoint"); err != nil {
+		return false, ignoreNotFound(err)
+	}
+	if _, err := tx.ExecContext(ctx, `
+		UPDATE notification_endpoints SET consecutive_failures = 0, paused_at = NULL, updated_at = $2
+		WHERE application_id = $1`, appID, micros(now)); err != nil {
+		return false, translate(err, "resume notifications")
+	}
+	if !paused.Valid {
+		return false, nil
+	}
+	if _, err := tx.ExecContext(ctx, `
+		UPDATE notifications SET next_attempt_at = $2
+		WHERE application_id = $1 AND status = 'PENDING' AND next_attempt_at > $2`, appID, micros(now)); err != nil {
+		return false, translate(err, "resume held notifications")
+	}
+	s.wakeAfterCommit(tx)
+	return true, nil
 }
 
 // ignoreNotFound turns RESOURCE_NOT_FOUND into success.

@@ -6,6 +6,7 @@ import (
 
 	"bankrail/internal/event"
 	"bankrail/internal/idempotency"
+	"bankrail/internal/inbox"
 	"bankrail/internal/notify"
 	"bankrail/internal/payment"
 )
@@ -39,7 +40,10 @@ func Transactor[R any](s *Store) func(ctx context.Context, fn func(R) error) err
 }
 
 // Every domain view of a unit of work that *Tx must implement.
-var _ payment.Repos = (*Tx)(nil)
+var (
+	_ payment.Repos = (*Tx)(nil)
+	_ inbox.Repos   = (*Tx)(nil)
+)
 
 // Payments is the payment repository inside the transaction.
 func (t *Tx) Payments() payment.Repository { return payments{s: t.s, q: t.tx, tx: t.tx} }
@@ -53,6 +57,12 @@ func (t *Tx) Outbox() notify.Outbox { return outbox{s: t.s, tx: t.tx} }
 
 // Idempotency completes idempotency keys inside the transaction.
 func (t *Tx) Idempotency() idempotency.Completer { return keyCompleter{q: t.tx} }
+
+// Inbox is the sandbox inbox inside the transaction.
+func (t *Tx) Inbox() inbox.Repository { return inboxEntries{q: t.tx} }
+
+// Inbox is the sandbox inbox outside any unit of work (reads).
+func (s *Store) Inbox() inbox.Repository { return inboxEntries{q: s.read} }
 
 // Payments is the payment repository outside any unit of work: reads on the
 // read pool, and writes that are each atomic by themselves.

@@ -48,7 +48,7 @@ func (d *Dispatcher) attempt(ctx context.Context, c notify.Claim) (notify.Attemp
 	a := notify.Attempt{ID: uuid.Must(uuid.NewV7()).String(), NotificationID: c.ID, Number: c.Attempts, At: start,
 		URL: target, RequestHeaders: req.Headers, RequestBody: req.Body}
 	if target == "" {
-		a.Error = "no notification URL: set the application's notification URL"
+		a.Error, a.NoURL = notify.NoURLError, true
 		return a, false
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)

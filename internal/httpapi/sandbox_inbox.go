@@ -1,0 +1,76 @@
+package httpapi
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"bankrail/api"
+	"bankrail/internal/errs"
+	"bankrail/internal/inbox"
+	"bankrail/notification"
+)
+
+// receiveSandboxNotification serves POST /sandbox/inbox/{clientId}: the
+// sandbox's own receiver, reached over HTTP by the dispatcher like any
+// merchant's URL. It keeps what arrived and answers 204 when the signature
+// holds, 400 otherwise.
+func (s *Server) receiveSandboxNotification(w http.ResponseWriter, r *http.Request) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, notification.MaxBodyBytes))
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return errs.E(errs.BadRequest, "A notification body is at most %d bytes.", notification.MaxBodyBytes)
+		}
+		return errs.E(errs.BadRequest, "The request body could not be read.")
+	}
+	e, err := s.Inbox.Receive(r.Context(), r.PathValue("clientId"), r.Header, body)
+	if err != nil {
+		return err
+	}
+	if !e.SignatureValid {
+		return errs.E(errs.BadRequest, "The notification was kept, but its signature does not hold: %s.", e.Error)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// listSandboxInbox serves GET /sandbox/inbox.
+func (s *Server) listSandboxInbox(w http.ResponseWriter, r *http.Request) error {
+	var page, limit int
+	for name, dst := range map[string]*int{"page": &page, "limit": &limit} {
+		if v := r.URL.Query().Get(name); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return errs.E(errs.InvalidQueryParam, "%s must be a positive integer, got %q.", name, v)
+			}
+			*dst = n
+		}
+	}
+	p, err := s.Inbox.List(r.Context(), viewer(r), page, limit)
+	if err != nil {
+		return err
+	}
+	items := make([]api.SandboxInboxEntry, 0, len(p.Items))
+	for _, e := range p.Items {
+		items = append(items, inboxEntryOf(e))
+	}
+	h := w.Header()
+	h.Set("page", strconv.Itoa(p.Page))
+	h.Set("limit", strconv.Itoa(p.Limit))
+	h.Set("page-count", strconv.Itoa((p.TotalItems+p.Limit-1)/p.Limit))
+	h.Set("total-items", strconv.Itoa(p.TotalItems))
+	writeJSON(w, http.StatusOK, items)
+	return nil
+}
+
+// inboxEntryOf renders one inbox entry.
+func inboxEntryOf(e inbox.Entry) api.SandboxInboxEntry {
+	typ := e.Type
+	if typ == "" {
+		typ = "gateway"
+	}
+	return api.SandboxInboxEntry{ID: e.ID, ClientID: e.ClientID, CustomerID: e.CustomerID, NotificationID: opt(e.NotificationID),
+		Type: &typ, ReceivedAt: e.ReceivedAt, Headers: e.Headers, Body: string(e.Body), SignatureValid: e.SignatureValid,
+		Error: opt(e.Error)}
+}
