@@ -134,6 +134,7 @@ func TestServeBannerCurlGetsAToken(t *testing.T) {
 	if err := json.Unmarshal(body, &tok); err != nil || resp.StatusCode != 200 || tok.AccessToken == "" || tok.ExpiresIn != 86400 {
 		t.Fatalf("banner curl: %d %s", resp.StatusCode, body)
 	}
+	followBannerNextSteps(t, banner, tok.AccessToken)
 	cancel()
 	select {
 	case code := <-done:
@@ -222,4 +223,61 @@ func TestAdminCommandsCreateWhatTheyName(t *testing.T) {
 			t.Fatalf("production must not create a demo merchant: %d customers", n)
 		}
 	})
+}
+
+// followBannerNextSteps runs the banner's next steps as a newcomer would:
+// the payment curl answers 201 with a checkout link that opens, and the
+// inbox curl answers 200.
+func followBannerNextSteps(t *testing.T, banner, token string) {
+	t.Helper()
+	m := regexp.MustCompile(`curl -s (\S+/payments) -H "Authorization: Bearer \$TOKEN" \\\n\s+-H 'Content-Type: application/json' -H 'X-Service-Initiation-Channel: hosted' -H 'X-Service-Api-Version: 1' \\\n\s+-d '([^']+)'`).FindStringSubmatch(banner)
+	if m == nil {
+		t.Fatalf("banner has no payment curl:\n%s", banner)
+	}
+	req, _ := http.NewRequest("POST", m[1], strings.NewReader(m[2]))
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Service-Initiation-Channel", "hosted")
+	req.Header.Set("X-Service-Api-Version", "1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var p struct {
+		Flow struct {
+			Details struct {
+				Redirect struct {
+					URL string `json:"url"`
+				} `json:"redirect"`
+			} `json:"details"`
+		} `json:"paymentInitiationFlow"`
+	}
+	if err := json.Unmarshal(body, &p); err != nil || resp.StatusCode != 201 || p.Flow.Details.Redirect.URL == "" {
+		t.Fatalf("banner payment curl: %d %s", resp.StatusCode, body)
+	}
+	page, err := http.Get(p.Flow.Details.Redirect.URL) // follows the short link to the checkout
+	if err != nil {
+		t.Fatal(err)
+	}
+	html, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	if page.StatusCode != 200 || !strings.Contains(page.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("checkout link: %d %s", page.StatusCode, html)
+	}
+	inbox := regexp.MustCompile(`curl -s (\S+/sandbox/inbox) -H "Authorization: Bearer \$TOKEN"`).FindStringSubmatch(banner)
+	if inbox == nil {
+		t.Fatalf("banner has no inbox curl:\n%s", banner)
+	}
+	req, _ = http.NewRequest("GET", inbox[1], nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("banner inbox curl: %d", resp.StatusCode)
+	}
 }

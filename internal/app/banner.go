@@ -40,8 +40,11 @@ func (a *App) Banner() string {
 		fmt.Fprintf(&b, "\nDemo merchant (sandbox only; fixed credentials - do not expose this server):\n")
 		fmt.Fprintf(&b, "  client_id      %s\n  client_secret  %s\n  username       %s\n  password       %s\n  notifications  signed with %q\n",
 			seed.DemoClientID, seed.DemoClientSecret, seed.DemoUsername, seed.DemoPassword, seed.DemoNotificationSecret)
-		fmt.Fprintf(&b, "\nGet an access token:\n  curl -s %s/oauth -H 'Content-Type: application/json' \\\n    -d '{\"grant_type\":\"password\",\"client_id\":\"%s\",\"client_secret\":\"%s\",\"username\":\"%s\",\"password\":\"%s\"}'\n",
+		fmt.Fprintf(&b, "\nGet an access token into $TOKEN:\n  TOKEN=$(curl -s %s/oauth -H 'Content-Type: application/json' \\\n    -d '{\"grant_type\":\"password\",\"client_id\":\"%s\",\"client_secret\":\"%s\",\"username\":\"%s\",\"password\":\"%s\"}' \\\n    | sed -E 's/.*\"access_token\":\"([^\"]+)\".*/\\1/')\n",
 			u, seed.DemoClientID, seed.DemoClientSecret, seed.DemoUsername, seed.DemoPassword)
+		fmt.Fprintf(&b, "\nCreate a payment:\n  curl -s %s/payments -H \"Authorization: Bearer $TOKEN\" \\\n    -H 'Content-Type: application/json' -H 'X-Service-Initiation-Channel: hosted' -H 'X-Service-Api-Version: 1' \\\n    -d '%s'\n", u, demoPayment)
+		fmt.Fprintf(&b, "then open its paymentInitiationFlow.details.redirect.url in a browser and pay at the mock bank,\n")
+		fmt.Fprintf(&b, "and read the signed notifications the sandbox inbox received:\n  curl -s %s/sandbox/inbox -H \"Authorization: Bearer $TOKEN\"\n", u)
 		if host, _, err := net.SplitHostPort(a.cfg.Addr); err == nil && !isLoopback(host) {
 			fmt.Fprintf(&b, "\nWARNING: listening on %s with the demo merchant's public credentials. Use --seed or --mode production.\n", host)
 		}
@@ -49,6 +52,11 @@ func (a *App) Banner() string {
 	fmt.Fprintf(&b, "\nStop with Ctrl-C. More: bankrail --help, README.md, docs/.\n")
 	return b.String()
 }
+
+// demoPayment is the smallest payment a newcomer can create with the demo
+// merchant: 10.50 EUR to a test IBAN, paid through the hosted checkout.
+const demoPayment = `{"currency":"EUR","amount":1050,"paymentSystem":"OPEN_BANKING_EU","openBankingEU":{"type":"GOODS"},` +
+	`"beneficiary":{"name":"Demo Shop","accountIdentifiers":{"iban":"DE89370400440532013000"}}}`
 
 func isLoopback(host string) bool {
 	if host == "localhost" {
