@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"os"
 	"net/http"
 	"regexp"
 	"strings"
@@ -279,5 +280,24 @@ func followBannerNextSteps(t *testing.T, banner, token string) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Fatalf("banner inbox curl: %d", resp.StatusCode)
+	}
+}
+
+// A port that is taken fails the start before anything is written: no
+// database is created, and the message says how to choose another address.
+func TestServeOnATakenPortChangesNothing(t *testing.T) {
+	t.Parallel()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	dir := t.TempDir()
+	code, _, errOut := runCmd(t, "serve", "--addr", taken.Addr().String(), "--data-dir", dir)
+	if code != 1 || !strings.Contains(errOut, "--addr") || !strings.Contains(errOut, taken.Addr().String()) {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("a failed start wrote %v into the data directory", entries)
 	}
 }

@@ -40,16 +40,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitCode(err, stderr)
 	}
 	log := newLogger(cfg, stderr)
-	a, err := app.New(ctx, cfg, log, app.Options{})
+	ln, err := app.Listen(cfg.Addr) // first: a taken port changes nothing on disk
 	if err != nil {
 		fmt.Fprintln(stderr, "bankrail:", err)
 		return 1
 	}
-	if err := a.Start(ctx); err != nil {
-		_ = a.Close()
+	a, err := app.New(ctx, cfg, log, app.Options{})
+	if err != nil {
+		ln.Close()
 		fmt.Fprintln(stderr, "bankrail:", err)
 		return 1
 	}
+	a.StartOn(ctx, ln)
 	fmt.Fprint(stdout, a.Banner())
 	waitErr := a.Wait(ctx)
 	log.Info("shutting down")

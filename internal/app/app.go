@@ -295,10 +295,27 @@ func (a *App) Payments() *payment.Service { return a.payments }
 // Start listens on cfg.Addr and serves until Shutdown, and starts the
 // background workers.
 func (a *App) Start(ctx context.Context) error {
-	ln, err := net.Listen("tcp", a.cfg.Addr)
+	ln, err := Listen(a.cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", a.cfg.Addr, err)
+		return err
 	}
+	a.StartOn(ctx, ln)
+	return nil
+}
+
+// Listen opens the listener of addr, with an error that says how to pick
+// another address. serve calls it before New, so that a taken port fails
+// before anything is migrated or seeded.
+func Listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("cannot listen on %s (%w); is another bankrail or program using it? Start on another address with --addr, e.g. --addr 127.0.0.1:0 for any free port", addr, err)
+	}
+	return ln, nil
+}
+
+// StartOn serves on ln until Shutdown, and starts the background workers.
+func (a *App) StartOn(ctx context.Context, ln net.Listener) {
 	a.listener = ln
 	a.server = &http.Server{
 		Handler:           a.http,
@@ -318,7 +335,6 @@ func (a *App) Start(ctx context.Context) error {
 		a.serveErr <- err
 	}()
 	a.log.Info("listening", "addr", "http://"+ln.Addr().String(), "public_url", a.cfg.PublicURL, "mode", a.cfg.Mode)
-	return nil
 }
 
 // StartWorkers starts the background workers once (sandbox clock and key
