@@ -9,6 +9,15 @@ import (
 	"bankrail/notification"
 )
 
+// The worked example of docs/notifications.md: version 2.0, a 14-digit
+// X-Service-Timed, the sandbox demo application's secret.
+func TestSignDocumentedExample(t *testing.T) {
+	body := `{"paymentId":"6076d8ad-26bc-4cc2-837c-a4631e8cd909","status":"COMPLETED"}`
+	if got := notification.Sign("demo-notification-secret", []byte(body), "20260601090507", "2.0"); got != "a268a499bfac273f15259cd92ed5ef5b429e9e3d78e650eeb535b6ef3938625e" {
+		t.Fatalf("Sign = %s", got)
+	}
+}
+
 func TestSignTestVector(t *testing.T) {
 	got := notification.Sign("9c0c8c97-c224-45ed-a195-23b54b1c67e5", []byte("{}"), "1631525064", "1.0")
 	if want := "ed22494369277d25cf8c2293d142e5fddb9cecbea1f54e28ac16db0bee3b8009"; got != want {
