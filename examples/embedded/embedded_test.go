@@ -40,9 +40,9 @@ func TestEmbeddedCheckoutInABrowser(t *testing.T) {
 			ctx := browsertest.Tab(t, b)
 			browsertest.Steps(t, ctx, "open the shop", chromedp.Navigate(srv.URL), chromedp.WaitVisible("iframe"))
 			forgedMessageIgnored(t, ctx)
-			inFrame(t, ctx, "pick a bank", "a.bank")
-			inFrame(t, ctx, "confirm", "button.primary")
-			inFrame(t, ctx, "answer at the bank", `button[value="`+tc.button+`"]`)
+			inFrame(t, ctx, "pick a bank", "picker", "a.bank")
+			inFrame(t, ctx, "confirm", "confirm", "button.primary")
+			inFrame(t, ctx, "answer at the bank", "bank", `button[value="`+tc.button+`"]`)
 
 			got := shown(t, ctx, tc.event)
 			if got.Events != tc.event+": "+tc.status || got.Payment == "" {
@@ -84,20 +84,23 @@ func forgedMessageIgnored(t *testing.T, ctx context.Context) {
 	}
 }
 
-// inFrame waits for sel inside the checkout's iframe and clicks it.
-func inFrame(t *testing.T, ctx context.Context, what, sel string) {
+// inFrame waits until the checkout's iframe shows page (its data-page
+// marker) with sel, checks the page (browsertest.Check), and clicks sel.
+func inFrame(t *testing.T, ctx context.Context, what, page, sel string) {
 	t.Helper()
+	sel = browsertest.Page(page) + " " + sel
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		// The frame's document changes with each page: find it anew.
 		c, cancel := context.WithTimeout(ctx, 2*time.Second)
 		frames, err := chromedp.Run(c, chromedp.Nodes("iframe"))
 		if err == nil && len(frames) == 1 {
-			err = chromedp.Do(c, chromedp.WaitVisible(sel, chromedp.FromNode(frames[0])),
-				chromedp.Click(sel, chromedp.FromNode(frames[0])))
+			err = chromedp.Do(c, chromedp.WaitVisible(sel, chromedp.FromNode(frames[0])))
 		}
 		cancel()
 		if err == nil {
+			browsertest.Check(t, ctx)
+			browsertest.Steps(t, ctx, what, chromedp.Click(sel, chromedp.FromNode(frames[0])))
 			return
 		}
 		if time.Now().After(deadline) {

@@ -56,22 +56,43 @@ func Start(t *testing.T, javascript bool) context.Context {
 }
 
 // Tab opens a new tab with the phone-sized viewport, closed with the test.
+// The tab is watched: Steps, Open, Follow and the end of the test fail it
+// when the tab logged an error to its console (console.error, an uncaught
+// exception, a resource that did not load), and Open, Follow, Check and the
+// end of the test when an image of the page did not load.
 func Tab(t *testing.T, browser context.Context) context.Context {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser)
 	t.Cleanup(cancel)
+	w := &watch{}
+	ctx = context.WithValue(ctx, watchKey{}, w)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(Width, Height)); err != nil {
 		t.Fatal(err)
 	}
+	if err := w.listen(ctx); err != nil {
+		t.Fatalf("listen to the console: %v", err)
+	}
+	t.Cleanup(func() { // before cancel: the last page is checked too
+		c, cancel := context.WithTimeout(ctx, 20*time.Second)
+		defer cancel()
+		if err := w.checkImages(c); err != nil && !t.Failed() {
+			t.Errorf("check the last page: %v", err)
+		}
+		w.fail(t, false)
+	})
 	return ctx
 }
 
-// Steps runs actions within 20 seconds, failing the test with what on error.
+// Steps runs actions within 20 seconds, failing the test with what on error
+// or when the tab logged an error meanwhile (see Tab).
 func Steps(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	c, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	if err := chromedp.Do(c, actions...); err != nil {
 		t.Fatalf("%s: %v", what, err)
+	}
+	if w := watchOf(ctx); w != nil {
+		w.fail(t, true)
 	}
 }

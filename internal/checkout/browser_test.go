@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"bankrail/internal/apptest"
+	"bankrail/internal/browsertest"
 	"bankrail/notification"
 )
 
@@ -61,25 +62,26 @@ func TestBrowserHostedCheckoutApproved(t *testing.T) {
 		p := env.CreatePayment(t, token, "hosted", s.returnURLs(apptest.EUPayment(), rc.URL+"/hook"), nil)
 		ctx := tab(t, b)
 
-		steps(t, ctx, "open the payment link", chromedp.Navigate(p.RedirectURL()), chromedp.WaitVisible("#q"))
+		browsertest.Open(t, ctx, "open the payment link", p.RedirectURL(), browsertest.Page("picker")+" #q")
 		screenshot(t, ctx, "1-bank-picker.png")
-		steps(t, ctx, "search", chromedp.SendKeys("#q", "volks"), chromedp.Submit("#q"), chromedp.WaitVisible("ul.banks"))
+		steps(t, ctx, "type the search", chromedp.SendKeys("#q", "volks"))
+		browsertest.Follow(t, ctx, "search", browsertest.Page("picker")+" ul.banks", chromedp.Submit("#q"))
 		if got := text(t, ctx, "ul.banks"); !strings.Contains(got, "Rheinische Volksbank") || strings.Contains(got, "Donau") {
 			t.Fatalf("search results: %q", got)
 		}
 		screenshot(t, ctx, "2-bank-search.png")
-		steps(t, ctx, "pick the bank", chromedp.Click("a.bank", chromedp.NodeVisible), chromedp.WaitVisible("button.primary"))
+		browsertest.Follow(t, ctx, "pick the bank", browsertest.Page("confirm")+" button.primary", chromedp.Click("a.bank", chromedp.NodeVisible))
 		if got := text(t, ctx, "main"); !strings.Contains(got, "€10.50") || !strings.Contains(got, "Test Shop GmbH") || !strings.Contains(got, "2 books") {
 			t.Fatalf("confirmation page: %q", got)
 		}
 		screenshot(t, ctx, "3-confirm.png")
-		steps(t, ctx, "go to the bank", chromedp.Click("button.primary", chromedp.NodeVisible), chromedp.WaitVisible("#holder"))
+		browsertest.Follow(t, ctx, "go to the bank", browsertest.Page("bank")+" #holder", chromedp.Click("button.primary", chromedp.NodeVisible))
 		if got := text(t, ctx, "header"); !strings.Contains(got, "Rheinische Volksbank") {
 			t.Fatalf("bank page header: %q", got)
 		}
 		notified(t, rc, p.ID, "PENDING", "BANK_REDIRECT")
 		screenshot(t, ctx, "4-mock-bank.png")
-		steps(t, ctx, "approve", chromedp.Click(`button[value="COMPLETED"]`, chromedp.NodeVisible))
+		browsertest.Follow(t, ctx, "approve", "#shop", chromedp.Click(`button[value="COMPLETED"]`, chromedp.NodeVisible))
 		landedAt(t, ctx, env, s, "/success", "COMPLETED", "COMPLETED")
 		notified(t, rc, p.ID, "COMPLETED", "COMPLETED")
 	}, apptest.ServedAtPublicURL)
@@ -104,16 +106,16 @@ func TestBrowserRefusedOrCancelled(t *testing.T) {
 				body["openBankingEU"] = map[string]any{"institutionId": tc.bank}
 				p := env.CreatePayment(t, env.Token(t, apptest.Merchant), tc.channel, body, nil)
 				ctx := tab(t, b)
-				steps(t, ctx, "open the payment link", chromedp.Navigate(p.RedirectURL()))
 				if tc.channel == "hosted" {
-					steps(t, ctx, "confirm", chromedp.WaitVisible("button.primary"))
+					browsertest.Open(t, ctx, "open the payment link", p.RedirectURL(), browsertest.Page("confirm")+" button.primary")
 					if got := text(t, ctx, "button.primary"); got != "Continue to Donau Bank" {
 						t.Fatalf("the merchant's bank is not preselected: %q", got)
 					}
-					steps(t, ctx, "go to the bank", chromedp.Click("button.primary", chromedp.NodeVisible))
+					browsertest.Follow(t, ctx, "go to the bank", browsertest.Page("bank")+" #holder", chromedp.Click("button.primary", chromedp.NodeVisible))
+				} else {
+					browsertest.Open(t, ctx, "open the payment link", p.RedirectURL(), browsertest.Page("bank")+" #holder")
 				}
-				steps(t, ctx, "answer at the bank", chromedp.WaitVisible("#holder"),
-					chromedp.Click(`button[value="`+tc.button+`"]`, chromedp.NodeVisible))
+				browsertest.Follow(t, ctx, "answer at the bank", "#shop", chromedp.Click(`button[value="`+tc.button+`"]`, chromedp.NodeVisible))
 				landedAt(t, ctx, env, s, tc.path, "FAILED", tc.detailed)
 				notified(t, rc, p.ID, "FAILED", tc.detailed)
 			}, apptest.ServedAtPublicURL)
@@ -130,8 +132,9 @@ func TestBrowserFinalPage(t *testing.T) {
 	body := with(apptest.EUPayment(), "openBankingEU", map[string]any{"institutionId": apptest.BankDE})
 	p := env.CreatePayment(t, token, "api", body, nil)
 	ctx := tab(t, b)
-	steps(t, ctx, "open the payment link", chromedp.Navigate(p.RedirectURL()), chromedp.WaitVisible("#holder"),
-		chromedp.Click(`button[value="DELAYED_AT_BANK>COMPLETED"]`, chromedp.NodeVisible), chromedp.WaitVisible(".outcome"))
+	browsertest.Open(t, ctx, "open the payment link", p.RedirectURL(), browsertest.Page("bank")+" #holder")
+	browsertest.Follow(t, ctx, "answer at the bank", browsertest.Page("done")+" .outcome",
+		chromedp.Click(`button[value="DELAYED_AT_BANK>COMPLETED"]`, chromedp.NodeVisible))
 	if got := text(t, ctx, "h1"); got != "Payment pending" {
 		t.Fatalf("final page: %q", got)
 	}

@@ -15,6 +15,7 @@ import (
 
 // view is what every page template reads.
 type view struct {
+	Page      string // the template's name, <body data-page>: the tests wait for it
 	Title     string
 	PaymentID string
 	Token     string
@@ -50,8 +51,8 @@ type view struct {
 // bankItem is a bank as the pages show it.
 type bankItem struct {
 	ID, Name, Branch, CountryName string
-	Logo, Icon                    template.URL // data: URIs made by internal/bank
-	URL                           string       // the confirmation page with this bank
+	Logo, Icon                    string // served by bankrail: /banks/{id}/logo.svg, /banks/{id}/icon.svg
+	URL                           string // the confirmation page with this bank
 }
 
 // action is a button of the mock bank's page.
@@ -74,7 +75,7 @@ var pages = func() map[string]*template.Template {
 
 // render writes page name with status.
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
-	v.Sandbox = h.Sandbox
+	v.Sandbox, v.Page = h.Sandbox, name
 	var buf bytes.Buffer
 	if err := pages[name].ExecuteTemplate(&buf, "layout", v); err != nil {
 		h.Log.ErrorContext(r.Context(), "render checkout page", "page", name, "err", err)
@@ -101,7 +102,7 @@ func itemOf(b bank.Bank, p payment.Payment, token string) bankItem {
 	name, _ := iso.CountryName(b.Country)
 	q := url.Values{"token": {token}, "bank": {b.ID}}
 	return bankItem{ID: b.ID, Name: b.Name, Branch: b.BranchName, CountryName: name,
-		Logo: template.URL(b.Logo), Icon: template.URL(b.Icon), URL: "/checkout/" + p.ID + "/confirm?" + q.Encode()}
+		Logo: "/banks/" + b.ID + "/logo.svg", Icon: "/banks/" + b.ID + "/icon.svg", URL: "/checkout/" + p.ID + "/confirm?" + q.Encode()}
 }
 
 // symbols are the currency signs shown before amounts; other currencies
