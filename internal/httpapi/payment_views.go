@@ -48,14 +48,14 @@ func (s *Server) recordOf(p payment.Payment) api.Payment {
 var schemeRecords = map[bank.PaymentSystem]func(rec *api.Payment, p payment.Payment, provider string){
 	bank.OpenBankingEU: func(rec *api.Payment, p payment.Payment, provider string) {
 		if eu := p.Request.OpenBankingEU; eu != nil {
-			rec.OpenBankingEU = &api.PaymentOpenBankingEU{Type: api.PaymentType(p.Type()), InstitutionID: opt(eu.InstitutionID),
+			rec.OpenBankingEU = &api.PaymentOpenBankingEU{Type: api.PaymentType(p.Type()), InstitutionID: opt(p.Scheme().InstitutionID),
 				Provider: opt(provider), StatementDescriptor: opt(eu.StatementDescriptor), ValidityPeriod: eu.ValidityPeriod,
 				AccountIdentifiers: identifiersWire(eu.AccountIdentifiers)}
 		}
 	},
 	bank.OpenBankingUK: func(rec *api.Payment, p payment.Payment, provider string) {
-		if uk := p.Request.OpenBankingUK; uk != nil {
-			rec.OpenBankingUK = &api.PaymentOpenBankingUK{Type: api.PaymentType(p.Type()), InstitutionID: opt(uk.InstitutionID),
+		if p.Request.OpenBankingUK != nil {
+			rec.OpenBankingUK = &api.PaymentOpenBankingUK{Type: api.PaymentType(p.Type()), InstitutionID: opt(p.Scheme().InstitutionID),
 				Provider: opt(provider)}
 		}
 	},
