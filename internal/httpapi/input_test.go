@@ -51,18 +51,7 @@ func TestUnstorableInputIsRefused(t *testing.T) {
 					req.Token = token
 				}
 				resp := env.Do(t, req)
-				if c.code != "" {
-					resp.Error(t, c.status, c.code)
-					return
-				}
-				var legacy struct {
-					Exception struct {
-						Code int `json:"code"`
-					} `json:"exception"`
-				}
-				if err := json.Unmarshal(resp.Body, &legacy); err != nil || resp.Status != c.status || legacy.Exception.Code != c.status {
-					t.Fatalf("got %d %s, want %d in the legacy shape", resp.Status, resp.Body, c.status)
-				}
+				expectRefused(t, resp, c.status, c.code)
 			})
 		}
 		t.Run("a clean request still passes", func(t *testing.T) {
@@ -71,4 +60,22 @@ func TestUnstorableInputIsRefused(t *testing.T) {
 			}
 		})
 	})
+}
+
+// expectRefused checks a refusal: in the Global shape with code, or, when
+// code is empty, in the legacy shape (exception.code is the status).
+func expectRefused(t *testing.T, resp *apptest.Response, status int, code string) {
+	t.Helper()
+	if code != "" {
+		resp.Error(t, status, code)
+		return
+	}
+	var legacy struct {
+		Exception struct {
+			Code int `json:"code"`
+		} `json:"exception"`
+	}
+	if err := json.Unmarshal(resp.Body, &legacy); err != nil || resp.Status != status || legacy.Exception.Code != status {
+		t.Fatalf("got %d %s, want %d in the legacy shape", resp.Status, resp.Body, status)
+	}
 }

@@ -76,12 +76,7 @@ func (s *Server) listNotifications(w http.ResponseWriter, r *http.Request) error
 	for _, n := range page.Items {
 		items = append(items, notificationOf(n, nil))
 	}
-	h := w.Header()
-	h.Set("page", strconv.Itoa(page.Page))
-	h.Set("limit", strconv.Itoa(page.Limit))
-	h.Set("page-count", strconv.Itoa((page.TotalItems+page.Limit-1)/page.Limit))
-	h.Set("total-items", strconv.Itoa(page.TotalItems))
-	writeJSON(w, http.StatusOK, items)
+	writePage(w, items, page.Page, page.Limit, page.TotalItems)
 	return nil
 }
 

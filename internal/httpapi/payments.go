@@ -151,12 +151,7 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
 	for _, p := range items {
 		out = append(out, s.detailsOf(p))
 	}
-	h := w.Header()
-	h.Set("page", strconv.Itoa(f.Page))
-	h.Set("limit", strconv.Itoa(f.Limit))
-	h.Set("page-count", strconv.Itoa(int(math.Ceil(float64(total)/float64(f.Limit)))))
-	h.Set("total-items", strconv.Itoa(total))
-	writeJSON(w, http.StatusOK, out)
+	writePage(w, out, f.Page, f.Limit, total)
 	return nil
 }
 

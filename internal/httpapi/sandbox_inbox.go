@@ -55,12 +55,7 @@ func (s *Server) listSandboxInbox(w http.ResponseWriter, r *http.Request) error 
 	for _, e := range p.Items {
 		items = append(items, inboxEntryOf(e))
 	}
-	h := w.Header()
-	h.Set("page", strconv.Itoa(p.Page))
-	h.Set("limit", strconv.Itoa(p.Limit))
-	h.Set("page-count", strconv.Itoa((p.TotalItems+p.Limit-1)/p.Limit))
-	h.Set("total-items", strconv.Itoa(p.TotalItems))
-	writeJSON(w, http.StatusOK, items)
+	writePage(w, items, p.Page, p.Limit, p.TotalItems)
 	return nil
 }
 
