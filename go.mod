@@ -1,4 +1,4 @@
-module bankrail
+module github.com/bankrail/bankrail
 
 go 1.26.0
 

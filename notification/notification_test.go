@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // The worked example of docs/notifications.md: version 2.0, a 14-digit

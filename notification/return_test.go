@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/notification"
 )
 
 func TestReturnSignature(t *testing.T) {

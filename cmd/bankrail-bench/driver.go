@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bankrail/internal/seed"
+	"github.com/bankrail/bankrail/internal/seed"
 )
 
 // bench drives the phases.

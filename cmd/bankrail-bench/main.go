@@ -32,9 +32,9 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"bankrail/internal/app"
-	"bankrail/internal/config"
-	"bankrail/internal/seed"
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/seed"
 )
 
 func main() {

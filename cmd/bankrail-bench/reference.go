@@ -10,7 +10,7 @@ import (
 	"net/http"
 	"time"
 
-	"bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/app"
 )
 
 // reference is the yardstick: a minimal HTTP handler on the same database

@@ -9,9 +9,9 @@ import (
 	"os"
 	"strings"
 
-	"bankrail/internal/app"
-	"bankrail/internal/config"
-	"bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 const adminHelp = `Administration commands, for a production database without a seed file:

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/dbtest"
 )
 
 // TestApplicationCreateRefusesInternalURLInProduction: the admin command

@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/config"
 )
 
 // newFlagSet returns a flag set whose -h prints help text first.

@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/app"
-	"bankrail/internal/config"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 // syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.

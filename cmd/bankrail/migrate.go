@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"bankrail/internal/app"
-	"bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
 )
 
 const migrateHelp = `Usage: bankrail migrate [flags]

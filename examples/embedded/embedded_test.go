@@ -9,9 +9,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/browsertest"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/browsertest"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // The example shop in a real browser with JavaScript: its page mounts the

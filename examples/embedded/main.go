@@ -2,7 +2,7 @@
 // checkout in its own page: its server creates the checkout session (POST
 // /dropin), its page mounts it with /js/v1/checkout.js and shows the
 // events, and its notification endpoint verifies the signed notifications
-// with the public bankrail/notification package. See README.md.
+// with the public github.com/bankrail/bankrail/notification package. See README.md.
 package main
 
 import (

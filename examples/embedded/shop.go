@@ -10,7 +10,7 @@ import (
 	"net/http"
 	"sync"
 
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/notification"
 )
 
 //go:embed page.html

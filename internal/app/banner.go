@@ -6,11 +6,11 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"bankrail/internal/config"
-	"bankrail/internal/seed"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/seed"
 )
 
-// version is set at build time with -ldflags "-X bankrail/internal/app.version=v1.2.3".
+// version is set at build time with -ldflags "-X github.com/bankrail/bankrail/internal/app.version=v1.2.3".
 var version = ""
 
 // Version names this build.

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/app"
-	"bankrail/internal/config"
-	"bankrail/internal/seed"
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/seed"
 )
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -16,14 +16,14 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/app"
-	"bankrail/internal/config"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/identity"
-	"bankrail/internal/notify"
-	"bankrail/internal/notify/dispatch"
-	"bankrail/internal/seed"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/notify/dispatch"
+	"github.com/bankrail/bankrail/internal/seed"
+	"github.com/bankrail/bankrail/notification"
 )
 
 const (

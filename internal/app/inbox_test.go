@@ -8,11 +8,11 @@ import (
 	"net/http"
 	"testing"
 
-	"bankrail/internal/app"
-	"bankrail/internal/config"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/identity"
-	"bankrail/internal/seed"
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/seed"
 )
 
 // TestNewcomerSeesASignedNotificationInTheInbox is a newcomer's first

@@ -3,9 +3,9 @@ package app_test
 import (
 	"testing"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/config"
-	"bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/dbtest"
 )
 
 // TestInstancesAcceptEachOthersTokens: two instances on one database, with

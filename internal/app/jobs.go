@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"bankrail/internal/idempotency"
-	"bankrail/internal/job"
+	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/job"
 )
 
 // Kinds of the jobs this instance runs.

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/dbtest"
 )
 
 func kidOf(t *testing.T, token string) string {

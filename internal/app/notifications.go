@@ -7,11 +7,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"bankrail/internal/config"
-	"bankrail/internal/inbox"
-	"bankrail/internal/notify"
-	"bankrail/internal/notify/dispatch"
-	"bankrail/internal/store"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/notify/dispatch"
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 // buildNotifications creates the dispatcher and the notification service,

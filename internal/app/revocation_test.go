@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"testing"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/auth"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/auth"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 // TestUserChangesRevokeTokensOnEveryInstance: a demoted or disabled user's

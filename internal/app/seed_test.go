@@ -4,10 +4,10 @@ import (
 	"context"
 	"testing"
 
-	"bankrail/internal/app"
-	"bankrail/internal/config"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 func TestSeedFileTwiceChangesNothing(t *testing.T) {

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/app"
-	"bankrail/internal/config"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 // TestProductionSeedRefusesInternalNotificationURL: the seed file goes

@@ -18,12 +18,12 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/app"
-	"bankrail/internal/clock"
-	"bankrail/internal/config"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/identity"
-	"bankrail/internal/seed"
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/seed"
 )
 
 //go:embed testdata/seed.yaml

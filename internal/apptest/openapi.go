@@ -14,7 +14,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
-	"bankrail/api"
+	"github.com/bankrail/bankrail/api"
 )
 
 var (

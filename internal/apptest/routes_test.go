@@ -9,8 +9,8 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"bankrail/api"
-	"bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/apptest"
 )
 
 // pagePrefixes are the payer's HTML pages, served below these prefixes

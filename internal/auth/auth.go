@@ -8,7 +8,7 @@ import (
 	"context"
 	"time"
 
-	"bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 // SigningKey is one Ed25519 key used to sign access tokens.

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // GenerationTTL is how long an instance trusts what it read of a user's

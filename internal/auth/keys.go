@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/clock"
 )
 
 // KeyRing holds the signing keys of every instance, read from the store.

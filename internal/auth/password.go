@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/errs"
-	"bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 // Password runs the password grant. Every failure answers errInvalidLogin

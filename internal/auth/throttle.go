@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // A throttle key counts failed sign-ins of one scope; reaching its limit

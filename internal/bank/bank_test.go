@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/iso"
 )
 
 func TestRegistryData(t *testing.T) {

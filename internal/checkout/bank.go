@@ -4,10 +4,10 @@ import (
 	"net/http"
 	"strings"
 
-	"bankrail/internal/errs"
-	"bankrail/internal/notify"
-	"bankrail/internal/payment"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // bankActions are the buttons of a mock bank's page: the sandbox outcomes

@@ -13,8 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/browsertest"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/browsertest"
 )
 
 // browser starts a headless Chromium for the test, with JavaScript off (the

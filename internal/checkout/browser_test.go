@@ -12,9 +12,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/browsertest"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/browsertest"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // verifyGateway checks a received notification with the public helper and

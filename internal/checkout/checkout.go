@@ -18,8 +18,8 @@ import (
 	"net/http"
 	"net/url"
 
-	"bankrail/internal/clock"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 //go:embed templates/*.html static/*

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/checkout"
-	"bankrail/internal/payment"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/checkout"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/notification"
 )
 
 func TestBankPicker(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // The embedded checkout is the hosted checkout inside a merchant's page: the

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // dropin creates an embedded checkout (POST /dropin) and returns its id and

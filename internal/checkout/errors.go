@@ -3,7 +3,7 @@ package checkout
 import (
 	"net/http"
 
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // fail renders err as an error page: the messages of errs.Error are meant

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // page is an answer to the payer's browser.

@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"strings"
 
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // outcomeView is how the final page explains a payment's status.

@@ -9,11 +9,11 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
-	"bankrail/internal/iso"
-	"bankrail/internal/payment"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // load reads the payment of the request's {id} with its checkout token

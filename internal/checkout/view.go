@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/iso"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // view is what every page template reads.

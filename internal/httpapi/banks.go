@@ -4,10 +4,10 @@ import (
 	"net/http"
 	"strings"
 
-	"bankrail/api"
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
-	"bankrail/internal/iso"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/iso"
 )
 
 // listBanks serves GET /banks?country=&paymentSystem=: the institutions a

@@ -3,9 +3,9 @@ package httpapi
 import (
 	"net/http"
 
-	"bankrail/api"
-	legacyapi "bankrail/internal/legacy"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/api"
+	legacyapi "github.com/bankrail/bankrail/internal/legacy"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // createDropin serves POST /dropin: an embedded checkout session. The

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // dropinBody is an embedded checkout of 10.50 EUR for the shop's page.

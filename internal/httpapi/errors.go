@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"bankrail/api"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // statusOf is the one place where error codes become HTTP status codes.

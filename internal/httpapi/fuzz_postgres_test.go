@@ -4,8 +4,8 @@ import (
 	"net/url"
 	"testing"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/dbtest"
 )
 
 // FuzzInputOnPostgres sends fuzzed query values and JSON bodies through the

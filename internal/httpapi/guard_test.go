@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/api"
-	"bankrail/internal/clock"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // testServer is a Server with only the routes a test registers.

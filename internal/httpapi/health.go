@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"time"
 
-	"bankrail/api"
+	"github.com/bankrail/bankrail/api"
 )
 
 // healthz answers while the process runs (liveness).

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/config"
-	"bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/dbtest"
 )
 
 func key(k string) map[string]string { return map[string]string{"Idempotency-Key": k} }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // withCleanInput refuses, before any route sees it, a request whose string

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/apptest"
 )
 
 // TestUnstorableInputIsRefused sends a NUL character or invalid UTF-8 in

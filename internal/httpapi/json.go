@@ -11,7 +11,7 @@ import (
 	"reflect"
 	"strings"
 
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // writeJSON writes v as compact JSON with status.

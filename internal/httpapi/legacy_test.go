@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/legacy"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/legacy"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 const legacyPaymentsPath = "/legacy/payments"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/apptest"
 )
 
 // TestRequestLimits covers the smaller hardening of issue 11: a body over

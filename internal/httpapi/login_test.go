@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/config"
 )
 
 // TestLoginFailuresLookAlike: every failed sign-in answers the same status,

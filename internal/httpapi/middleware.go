@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"bankrail/internal/auth"
-	"bankrail/internal/errs"
-	legacyapi "bankrail/internal/legacy"
+	"github.com/bankrail/bankrail/internal/auth"
+	"github.com/bankrail/bankrail/internal/errs"
+	legacyapi "github.com/bankrail/bankrail/internal/legacy"
 )
 
 type ctxKey int

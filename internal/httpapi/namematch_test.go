@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"testing"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 type scoreJSON struct {

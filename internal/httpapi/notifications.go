@@ -7,10 +7,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/api"
-	"bankrail/internal/auth"
-	"bankrail/internal/errs"
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/auth"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // notificationOf renders a notification of the delivery log with its

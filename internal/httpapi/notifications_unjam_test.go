@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/notify"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // emitTo writes a gateway notification of the shop about payment that goes

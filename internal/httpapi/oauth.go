@@ -4,9 +4,9 @@ import (
 	"net/http"
 	"net/url"
 
-	"bankrail/api"
-	"bankrail/internal/auth"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/auth"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // token serves POST /oauth and POST /legacy/oauth. The Global API documents

@@ -12,7 +12,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/apptest"
 )
 
 func passwordBody(l apptest.Login) map[string]string {

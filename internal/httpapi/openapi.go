@@ -3,7 +3,7 @@ package httpapi
 import (
 	"net/http"
 
-	"bankrail/api"
+	"github.com/bankrail/bankrail/api"
 )
 
 // openAPI serves the OpenAPI document that describes this API.

@@ -1,10 +1,10 @@
 package httpapi
 
 import (
-	"bankrail/api"
-	"bankrail/internal/bank"
-	"bankrail/internal/iso"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // flowReason is the reason of paymentInitiationFlow for a status.

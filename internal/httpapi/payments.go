@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"bankrail/api"
-	"bankrail/internal/auth"
-	"bankrail/internal/errs"
-	"bankrail/internal/iso"
-	"bankrail/internal/payment"
-	"bankrail/internal/wire"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/auth"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/wire"
 )
 
 // principal is the caller of an authenticated route.

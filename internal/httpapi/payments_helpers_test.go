@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	"bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/apptest"
 )
 
 // Banks of the registry used by the tests.

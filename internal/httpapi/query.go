@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // Filters of the list endpoints, by endpoint.

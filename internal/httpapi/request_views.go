@@ -1,8 +1,8 @@
 package httpapi
 
 import (
-	"bankrail/api"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // payerWire renders the payer as the merchant gave it (nil stays nil).

@@ -1,6 +1,6 @@
 package httpapi
 
-import "bankrail/internal/identity"
+import "github.com/bankrail/bankrail/internal/identity"
 
 // routes registers every endpoint. Each feature keeps its handlers in a file
 // of its own; this is the one list of what the API serves.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/apptest"
 )
 
 // POST /sandbox/payments/{id}/authorise plays the same outcomes as the

@@ -4,9 +4,9 @@ import (
 	"net/http"
 	"time"
 
-	"bankrail/api"
-	"bankrail/internal/clock"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // clockState describes the sandbox clock.

@@ -6,10 +6,10 @@ import (
 	"net/http"
 	"strconv"
 
-	"bankrail/api"
-	"bankrail/internal/errs"
-	"bankrail/internal/inbox"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // receiveSandboxNotification serves POST /sandbox/inbox/{clientId}: the

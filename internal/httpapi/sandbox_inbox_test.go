@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/inbox"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // inboxEntry is GET /sandbox/inbox's view of a received notification.

@@ -4,10 +4,10 @@ import (
 	"net/http"
 	"strings"
 
-	"bankrail/api"
-	"bankrail/internal/config"
-	"bankrail/internal/errs"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // ScenarioHeader names the sandbox outcome POST /payments plays at once.

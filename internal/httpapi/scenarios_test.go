@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"testing"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // lifecycleCases are the sandbox outcomes with the history and the

@@ -3,7 +3,7 @@ package httpapi
 import (
 	"testing"
 
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // Every registered payment system has its details object in the record.

@@ -10,14 +10,14 @@ import (
 	"net/http"
 	"slices"
 
-	"bankrail/internal/auth"
-	"bankrail/internal/clock"
-	"bankrail/internal/config"
-	"bankrail/internal/identity"
-	"bankrail/internal/inbox"
-	legacyapi "bankrail/internal/legacy"
-	"bankrail/internal/notify"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/auth"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/inbox"
+	legacyapi "github.com/bankrail/bankrail/internal/legacy"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // Pinger reports whether the database answers.

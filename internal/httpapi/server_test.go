@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/apptest"
 )
 
 func TestOperationalEndpoints(t *testing.T) {

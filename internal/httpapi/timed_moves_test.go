@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/apptest"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // Abandonment and a delayed bank's answer follow the service clock: the

@@ -1,6 +1,6 @@
 package httpapi
 
-import "bankrail/internal/wire"
+import "github.com/bankrail/bankrail/internal/wire"
 
 // opt is wire.Opt: an empty string is an absent field.
 var opt = wire.Opt

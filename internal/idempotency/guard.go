@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"bankrail/internal/clock"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // Keys claims and releases keys, each in a transaction of its own (the

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/clock"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // memKeys keeps keys in memory, applying Decide as the store does.

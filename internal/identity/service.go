@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/clock"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // Service creates and updates customers, applications and users. Its Ensure

@@ -14,10 +14,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/clock"
-	"bankrail/internal/errs"
-	"bankrail/internal/identity"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // Keep is how many entries an application's inbox holds; older ones are

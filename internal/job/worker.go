@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/clock"
 )
 
 // Config are a worker's settings.

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/legacy-migration.md from the mapping table")

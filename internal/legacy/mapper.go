@@ -7,11 +7,11 @@ import (
 	"reflect"
 	"strings"
 
-	"bankrail/api"
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
-	"bankrail/internal/payment"
-	"bankrail/internal/wire"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/wire"
 )
 
 // Mapping is what mapping one request found out: its payment system, where

@@ -7,8 +7,8 @@
 package legacy
 
 import (
-	"bankrail/internal/errs"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // Request is the body of POST /legacy/payments. Every field of the

@@ -3,7 +3,7 @@ package legacy
 import (
 	"context"
 
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // Service creates payments from legacy and embedded checkout requests

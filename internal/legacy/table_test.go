@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/api"
+	"github.com/bankrail/bankrail/api"
 )
 
 // base is the smallest valid legacy request; each row's case adds its fields.

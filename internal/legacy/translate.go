@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // Path is the name, in the mapped request, of the Global field path g that

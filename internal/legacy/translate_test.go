@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // validate maps a legacy body and runs the Global validator, as

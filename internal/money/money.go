@@ -13,7 +13,7 @@ import (
 	"errors"
 	"fmt"
 
-	"bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/iso"
 )
 
 // Errors of this package; returned errors wrap them with the details (use

@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 var (

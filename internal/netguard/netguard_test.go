@@ -6,8 +6,8 @@ import (
 	"net/netip"
 	"testing"
 
-	"bankrail/internal/errs"
-	"bankrail/internal/netguard"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/netguard"
 )
 
 func TestForbidden(t *testing.T) {

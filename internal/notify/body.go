@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // Target says who receives a notification: the customer it concerns, the

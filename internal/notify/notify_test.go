@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/notify"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/notification"
 )
 
 func TestDecideFollowsTheRetrySchedule(t *testing.T) {

@@ -3,7 +3,7 @@ package notify
 import (
 	"time"
 
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // Request is exactly what goes on the wire for one attempt.

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"bankrail/internal/clock"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // Store reads and changes stored notifications. viewer is the customer

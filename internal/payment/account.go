@@ -3,8 +3,8 @@ package payment
 import (
 	"github.com/google/uuid"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/iso"
 )
 
 // namespace of the ids derived from account details (uuid v5), so that the

@@ -4,9 +4,9 @@ import (
 	"slices"
 	"time"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // Event is something that happens to a payment: the payer picks a bank,

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // FuzzValidate decodes arbitrary JSON into a create request and validates

@@ -1,8 +1,8 @@
 package payment
 
 import (
-	"bankrail/internal/notify"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // gatewayMessage is the gateway notification p sends on reaching its

@@ -1,6 +1,6 @@
 package payment
 
-import "bankrail/internal/idempotency"
+import "github.com/bankrail/bankrail/internal/idempotency"
 
 // MaxIdempotencyKeyLength is the longest Idempotency-Key accepted.
 const MaxIdempotencyKeyLength = idempotency.MaxKeyLength

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // moves is the status machine of decisions.md (Payments), and nothing else:

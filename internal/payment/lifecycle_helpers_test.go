@@ -3,8 +3,8 @@ package payment
 import (
 	"encoding/json"
 
-	"bankrail/internal/notify"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/notification"
 )
 
 type notifyMessage = notify.Message

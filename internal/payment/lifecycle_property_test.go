@@ -8,9 +8,9 @@ import (
 
 	"pgregory.net/rapid"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // endings are the notifications decisions.md lists for every way a

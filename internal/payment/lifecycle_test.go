@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 var lifecycleEpoch = time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // A link token is an expiring capability for the payer's pages of one

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 func TestLinkTokens(t *testing.T) {

@@ -1,6 +1,6 @@
 package payment
 
-import "bankrail/internal/money"
+import "github.com/bankrail/bankrail/internal/money"
 
 // Money is the payment's amount in its currency. A payment that passed
 // validation always has one; otherwise (no amount, unknown currency) it is

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/bank"
 )
 
 func TestPaymentMoney(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // MaxHolderNameLength bounds the account holder name a sandbox user makes

@@ -8,7 +8,7 @@ package payment
 import (
 	"time"
 
-	"bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/bank"
 )
 
 // Status is the state of a payment.

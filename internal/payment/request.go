@@ -3,7 +3,7 @@ package payment
 import (
 	"slices"
 
-	"bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/bank"
 )
 
 // CreateRequest is the body of POST /payments. Optional parts are pointers

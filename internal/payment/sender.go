@@ -4,8 +4,8 @@ import (
 	"crypto/sha256"
 	"strings"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/iso"
 )
 
 // SandboxHolderName is the account holder a mock bank reports for a payer

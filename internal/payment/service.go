@@ -10,11 +10,11 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/clock"
-	"bankrail/internal/errs"
-	"bankrail/internal/idempotency"
-	"bankrail/internal/namematch"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/namematch"
 )
 
 // Config are the settings of the payment service.

@@ -3,7 +3,7 @@ package payment
 import (
 	"testing"
 
-	"bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/bank"
 )
 
 func TestStatusFlow(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"bankrail/internal/idempotency"
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // Repository keeps payments. Implementations return errs.NotFound for a

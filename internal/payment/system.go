@@ -29,7 +29,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/bank"
 )
 
 // AccountKind is how a payment system identifies the beneficiary's account.

@@ -1,6 +1,6 @@
 package payment
 
-import "bankrail/internal/errs"
+import "github.com/bankrail/bankrail/internal/errs"
 
 // The Details methods of the registered systems' objects.
 

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/iso"
-	"bankrail/internal/money"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/money"
 )
 
 // TestEveryBankSystemIsRegistered fails when internal/bank knows a payment

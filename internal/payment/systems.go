@@ -1,6 +1,6 @@
 package payment
 
-import "bankrail/internal/bank"
+import "github.com/bankrail/bankrail/internal/bank"
 
 // registrations are the payment systems of the Global API, one entry each
 // (see system.go for adding one).

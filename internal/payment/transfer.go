@@ -3,7 +3,7 @@ package payment
 import (
 	"time"
 
-	"bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/bank"
 )
 
 // Transfer types: the scheme that moves the money.

@@ -10,10 +10,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
-	"bankrail/internal/iso"
-	"bankrail/internal/money"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/money"
 )
 
 // Bounds of the request fields, in characters.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // Test fixtures: banks of the default registry and valid account data.

@@ -3,7 +3,7 @@ package seed
 import (
 	"strings"
 
-	"bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/internal/inbox"
 )
 
 // The sandbox demo merchant, created in an empty sandbox database when no

@@ -13,7 +13,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 // File is the seed file's shape.

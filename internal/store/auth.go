@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"bankrail/internal/auth"
-	"bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/auth"
+	"github.com/bankrail/bankrail/internal/errs"
 )
 
 var _ auth.Store = (*Store)(nil)

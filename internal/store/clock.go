@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/clock"
 )
 
 var _ clock.OffsetStore = (*Store)(nil)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/event"
+	"github.com/bankrail/bankrail/internal/event"
 )
 
 // events is the event log over a querier (a transaction to write, the read

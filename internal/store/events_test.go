@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/event"
-	"bankrail/internal/identity"
-	"bankrail/internal/payment"
-	"bankrail/internal/store"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/event"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 // A payment's history is its row (NEW_PAYMENT at creation) and its events:

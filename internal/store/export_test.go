@@ -7,7 +7,7 @@ import (
 
 	"github.com/pressly/goose/v3"
 
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // EnqueueThen enqueues msgs inside a transaction that then returns fail:

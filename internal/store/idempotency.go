@@ -6,7 +6,7 @@ import (
 	"errors"
 	"time"
 
-	"bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/idempotency"
 )
 
 // keys claims and releases idempotency keys, each in its own transaction.

@@ -5,8 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 
-	"bankrail/internal/errs"
-	"bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 var _ identity.Store = (*Store)(nil)

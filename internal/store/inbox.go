@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/internal/inbox"
 )
 
 // inboxEntries is the sandbox inbox over a querier (a transaction to write,

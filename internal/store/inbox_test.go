@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/inbox"
-	"bankrail/internal/store"
+	"github.com/bankrail/bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 func TestSandboxInboxKeepsTheNewestAndOnlyTheViewers(t *testing.T) {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/errs"
-	"bankrail/internal/job"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/job"
 )
 
 // jobs is the job queue: enqueue over a querier (a unit of work's

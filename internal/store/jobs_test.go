@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/clock"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/job"
-	"bankrail/internal/store"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/job"
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/pressly/goose/v3"
 
-	"bankrail/internal/event"
+	"github.com/bankrail/bankrail/internal/event"
 )
 
 // The event log (version 5) is a Go migration because it moves each

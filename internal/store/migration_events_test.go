@@ -6,10 +6,10 @@ import (
 	"log/slog"
 	"testing"
 
-	"bankrail/internal/dbtest"
-	"bankrail/internal/event"
-	"bankrail/internal/payment"
-	"bankrail/internal/store"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/event"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 // Upgrading a database of version 4 moves each payment's status_history

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // HasDueNotifications is a cheap read that tells whether a claim could find

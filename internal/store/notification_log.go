@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"bankrail/internal/errs"
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // notificationColumns are the columns scanNotification reads.

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/errs"
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // OnNotificationsDue registers fn, called (without blocking) after a

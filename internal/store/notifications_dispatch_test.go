@@ -13,13 +13,13 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/clock"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/identity"
-	"bankrail/internal/notify"
-	"bankrail/internal/notify/dispatch"
-	"bankrail/internal/store"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/notify/dispatch"
+	"github.com/bankrail/bankrail/internal/store"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // TestRolledBackChangeSendsNothing runs the real dispatcher against a real

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/dbtest"
-	"bankrail/internal/errs"
-	"bankrail/internal/identity"
-	"bankrail/internal/notify"
-	"bankrail/internal/store"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 const (

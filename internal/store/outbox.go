@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"time"
 
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // outbox writes notifications inside a unit of work.

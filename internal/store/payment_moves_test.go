@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/errs"
-	"bankrail/internal/notify"
-	"bankrail/internal/payment"
-	"bankrail/internal/store"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 // A move is saved with its notifications only while the payment is still

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // paymentColumns are what a payment is read from: its row, and the moves of

@@ -5,9 +5,9 @@ import (
 	"reflect"
 	"testing"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // Rows written while the domain types carried JSON tags (camelCase keys)

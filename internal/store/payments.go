@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/errs"
-	"bankrail/internal/event"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/event"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // payments is the payment repository over a querier: a unit of work's

@@ -5,13 +5,13 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/bank"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/errs"
-	"bankrail/internal/idempotency"
-	"bankrail/internal/identity"
-	"bankrail/internal/payment"
-	"bankrail/internal/store"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 func TestPaymentStore(t *testing.T) {

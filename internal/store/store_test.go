@@ -9,11 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"bankrail/internal/auth"
-	"bankrail/internal/dbtest"
-	"bankrail/internal/errs"
-	"bankrail/internal/identity"
-	"bankrail/internal/store"
+	"github.com/bankrail/bankrail/internal/auth"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 // open returns a migrated store on db, closed when the test ends.

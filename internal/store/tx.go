@@ -4,11 +4,11 @@ import (
 	"context"
 	"database/sql"
 
-	"bankrail/internal/event"
-	"bankrail/internal/idempotency"
-	"bankrail/internal/inbox"
-	"bankrail/internal/notify"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/event"
+	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // Tx is one unit of work: the repositories of every responsibility over one

@@ -1,14 +1,14 @@
 // Package wire converts between the public wire types generated from the
-// OpenAPI document (package bankrail/api) and the domain types, for every
+// OpenAPI document (package github.com/bankrail/bankrail/api) and the domain types, for every
 // adapter that speaks the wire format: the HTTP API and the legacy API's
 // mapper. Domain types carry no JSON tags; the wire is described once, by
 // the document.
 package wire
 
 import (
-	"bankrail/api"
-	"bankrail/internal/bank"
-	"bankrail/internal/payment"
+	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // CreateRequest converts the body of POST /payments, decoded into the

@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"bankrail/internal/clock"
-	"bankrail/internal/identity"
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // Store is the outbox as the dispatcher uses it (internal/store).

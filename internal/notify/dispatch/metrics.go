@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // Stats counts what every instance shares: PENDING notifications and

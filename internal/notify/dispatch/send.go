@@ -13,8 +13,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/netguard"
-	"bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/netguard"
+	"github.com/bankrail/bankrail/internal/notify"
 )
 
 // responseKept is how much of a receiver's answer the attempt log keeps.

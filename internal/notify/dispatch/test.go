@@ -5,9 +5,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"bankrail/internal/errs"
-	"bankrail/internal/notify"
-	"bankrail/notification"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/notification"
 )
 
 var _ notify.Tester = (*Dispatcher)(nil)
