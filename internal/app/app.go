@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"runtime"
 	"net/http"
 	"sync"
 	"time"
@@ -53,6 +54,7 @@ type App struct {
 	clock    clock.Clock
 	virtual  *clock.Virtual
 	identity *identity.Service
+	hasher   *identity.Hasher // argon2id, bounded to the cores: sign-ins and seeding share it
 	auth     *auth.Service
 	payments *payment.Service
 	http     *httpapi.Server
@@ -130,7 +132,8 @@ func (a *App) core(ctx context.Context, opts Options) error {
 	if opts.HashParams != nil {
 		hash = *opts.HashParams
 	}
-	a.identity = identity.NewService(a.store, a.clock, hash)
+	a.hasher = identity.NewHasher(hash, runtime.GOMAXPROCS(0))
+	a.identity = identity.NewService(a.store, a.clock, a.hasher)
 	if check := a.notificationURLCheck(); check != nil {
 		a.identity.CheckNotificationURLs(check)
 	}
@@ -160,7 +163,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		return fmt.Errorf("load signing keys: %w", err)
 	}
 	a.workers = append(a.workers, worker.NewPeriodic("signing key refresh", time.Minute, a.log, keys.Refresh))
-	a.auth = auth.NewService(a.store, keys, a.clock, a.log, auth.Config{
+	a.auth = auth.NewService(a.store, keys, a.hasher, a.clock, a.log, auth.Config{
 		Issuer: a.cfg.Issuer, AccessTTL: a.cfg.AccessTokenTTL, RefreshTTL: a.cfg.RefreshTokenTTL,
 		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerUser: a.cfg.LoginMaxFailuresUser, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
 		FailureWindow: a.cfg.LoginFailureWindow,

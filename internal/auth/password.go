@@ -36,14 +36,14 @@ func (s *Service) Password(ctx context.Context, g PasswordGrant) (TokenPair, err
 		return TokenPair{}, err
 	}
 	keys := []throttleKey{appUser, addr}
-	hash := s.dummy() // unknown or foreign user: the same argon2 cost, never the user's hash
+	hash := "" // unknown or foreign user: the stand-in hash, the same argon2 cost, never the user's hash
 	if eligible {
 		if err := s.checkLock(ctx, s.perUser(g.Username)); err != nil {
 			return TokenPair{}, err
 		}
 		keys, hash = append(keys, s.perUser(g.Username)), user.PasswordHash
 	}
-	ok, err := identity.VerifySecret(hash, g.Password)
+	ok, err := s.hasher.Verify(ctx, hash, g.Password)
 	if !eligible || err != nil || !ok {
 		return TokenPair{}, s.failed(ctx, errInvalidLogin, keys...)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -36,20 +35,17 @@ type Service struct {
 	clock clock.Clock
 	log   *slog.Logger
 	cfg   Config
-	// dummy is a hash verified for unknown clients and users, so that timing
-	// does not reveal which exist. Made on first need, not at start.
-	dummy       func() string
+	// hasher verifies client secrets and passwords; for unknown clients and
+	// users it verifies a stand-in hash, so that timing does not reveal
+	// which exist.
+	hasher      *identity.Hasher
 	seen        tokenCache
 	generations generationCache
 }
 
 // NewService returns an auth service. keys must be loaded.
-func NewService(store Store, keys *KeyRing, clk clock.Clock, log *slog.Logger, cfg Config) *Service {
-	dummy := sync.OnceValue(func() string {
-		h, _ := identity.HashSecret(identity.RandomSecret(16), identity.DefaultHashParams)
-		return h
-	})
-	return &Service{store: store, keys: keys, clock: clk, log: log, cfg: cfg, dummy: dummy}
+func NewService(store Store, keys *KeyRing, hasher *identity.Hasher, clk clock.Clock, log *slog.Logger, cfg Config) *Service {
+	return &Service{store: store, keys: keys, hasher: hasher, clock: clk, log: log, cfg: cfg}
 }
 
 // Keys returns the key ring (for the JWKS endpoint and rotation).
@@ -232,12 +228,14 @@ func (s *Service) verifyClient(ctx context.Context, clientID, secret string) (id
 	app, err := s.store.GetApplicationByClientID(ctx, clientID)
 	switch {
 	case errs.Is(err, errs.NotFound):
-		_, _ = identity.VerifySecret(s.dummy(), secret)
+		if _, err := s.hasher.Verify(ctx, "", secret); err != nil {
+			return identity.Application{}, err
+		}
 		return identity.Application{}, errInvalidLogin
 	case err != nil:
 		return identity.Application{}, fmt.Errorf("load application: %w", err)
 	}
-	if ok, err := identity.VerifySecret(app.ClientSecretHash, secret); err != nil || !ok {
+	if ok, err := s.hasher.Verify(ctx, app.ClientSecretHash, secret); err != nil || !ok {
 		return identity.Application{}, errInvalidLogin
 	}
 	return app, nil

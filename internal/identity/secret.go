@@ -18,8 +18,12 @@ type HashParams struct {
 	Threads uint8
 }
 
-// DefaultHashParams follow the recommended argon2id settings: time 3, 64 MiB.
-var DefaultHashParams = HashParams{Time: 3, Memory: 64 * 1024, Threads: 2}
+// DefaultHashParams are OWASP's first recommended argon2id setting (Password
+// Storage Cheat Sheet): 19 MiB, 2 passes, 1 lane. See docs/decisions.md
+// ("Hashing cost"): with the Hasher's bound on concurrency they keep sign-in
+// memory small and fixed. Hashes made with other parameters (64 MiB before)
+// keep verifying: the parameters travel in the PHC string.
+var DefaultHashParams = HashParams{Time: 2, Memory: 19 * 1024, Threads: 1}
 
 const saltLen, keyLen = 16, 32
 

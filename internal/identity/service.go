@@ -19,7 +19,7 @@ import (
 type Service struct {
 	store    Store
 	clock    clock.Clock
-	hash     HashParams
+	hasher   *Hasher
 	checkURL URLCheck
 }
 
@@ -32,8 +32,8 @@ type URLCheck func(ctx context.Context, rawURL, field string) error
 func (s *Service) CheckNotificationURLs(check URLCheck) { s.checkURL = check }
 
 // NewService returns an identity service.
-func NewService(store Store, clk clock.Clock, hash HashParams) *Service {
-	return &Service{store: store, clock: clk, hash: hash}
+func NewService(store Store, clk clock.Clock, hasher *Hasher) *Service {
+	return &Service{store: store, clock: clk, hasher: hasher}
 }
 
 // CustomerSpec describes a customer to create or update.
@@ -139,8 +139,8 @@ func (s *Service) EnsureApplication(ctx context.Context, spec ApplicationSpec) (
 		}
 		changed := existing.NotificationURL != spec.NotificationURL || existing.NotificationSecret != spec.NotificationSecret
 		existing.NotificationURL, existing.NotificationSecret = spec.NotificationURL, spec.NotificationSecret
-		if ok, _ := VerifySecret(existing.ClientSecretHash, spec.ClientSecret); !ok {
-			if existing.ClientSecretHash, err = HashSecret(spec.ClientSecret, s.hash); err != nil {
+		if ok, _ := s.hasher.Verify(ctx, existing.ClientSecretHash, spec.ClientSecret); !ok {
+			if existing.ClientSecretHash, err = s.hasher.Hash(ctx, spec.ClientSecret); err != nil {
 				return Application{}, "", err
 			}
 			changed = true
@@ -152,7 +152,7 @@ func (s *Service) EnsureApplication(ctx context.Context, spec ApplicationSpec) (
 	case !errs.Is(err, errs.NotFound):
 		return Application{}, "", err
 	}
-	hash, err := HashSecret(spec.ClientSecret, s.hash)
+	hash, err := s.hasher.Hash(ctx, spec.ClientSecret)
 	if err != nil {
 		return Application{}, "", err
 	}
@@ -187,8 +187,8 @@ func (s *Service) EnsureUser(ctx context.Context, spec UserSpec) (User, Outcome,
 		}
 		changed := existing.Role != role
 		existing.Role = role
-		if ok, _ := VerifySecret(existing.PasswordHash, spec.Password); !ok {
-			if existing.PasswordHash, err = HashSecret(spec.Password, s.hash); err != nil {
+		if ok, _ := s.hasher.Verify(ctx, existing.PasswordHash, spec.Password); !ok {
+			if existing.PasswordHash, err = s.hasher.Hash(ctx, spec.Password); err != nil {
 				return User{}, "", err
 			}
 			changed = true
@@ -201,7 +201,7 @@ func (s *Service) EnsureUser(ctx context.Context, spec UserSpec) (User, Outcome,
 	case !errs.Is(err, errs.NotFound):
 		return User{}, "", err
 	}
-	hash, err := HashSecret(spec.Password, s.hash)
+	hash, err := s.hasher.Hash(ctx, spec.Password)
 	if err != nil {
 		return User{}, "", err
 	}
