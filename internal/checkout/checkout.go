@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/payment"
 )
@@ -37,6 +38,9 @@ type Deps struct {
 	Log       *slog.Logger
 	PublicURL string // where the pages are served; forms from another origin are refused
 	Sandbox   bool   // mock banks are served only in the sandbox
+	// Connectors reach the payers' banks (MockBanks in the sandbox); the
+	// payment of a bank without one ends when the payer picks it.
+	Connectors *bank.Connectors
 }
 
 // Handler serves the payer's pages.
@@ -63,6 +67,9 @@ func New(d Deps) *Handler {
 	if d.Sandbox {
 		h.mux.HandleFunc("GET /mock-banks/{bank}/authorise/{id}", h.page(h.showBank))
 		h.mux.HandleFunc("POST /mock-banks/{bank}/authorise/{id}", h.page(h.answerAtBank))
+	} else {
+		// The api channel's directUrl: no mock bank here, the bank's connector.
+		h.mux.HandleFunc("GET /mock-banks/{bank}/authorise/{id}", h.page(h.arriveAtBank))
 	}
 	return h
 }
