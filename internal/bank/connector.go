@@ -14,6 +14,10 @@ type Authorisation struct {
 	// Token is the payer's capability for bankrail's pages of the payment:
 	// a connector carries it through the bank and back to bankrail.
 	Token string
+	// ReturnURL is where the bank sends the payer back to bankrail (with
+	// the token): the connector's Answer reads the parameters the bank
+	// adds to it.
+	ReturnURL string
 }
 
 // Answer is what a bank tells of the payer's authorisation.

@@ -64,6 +64,7 @@ func New(d Deps) *Handler {
 	h.mux.HandleFunc("GET /checkout/{id}/confirm", h.page(h.showConfirm))
 	h.mux.HandleFunc("POST /checkout/{id}/confirm", h.page(h.goToBank))
 	h.mux.HandleFunc("GET /checkout/{id}/done", h.page(h.showDone))
+	h.mux.HandleFunc("GET /checkout/{id}/return", h.page(h.returnFromBank))
 	if d.Sandbox {
 		h.mux.HandleFunc("GET /mock-banks/{bank}/authorise/{id}", h.page(h.showBank))
 		h.mux.HandleFunc("POST /mock-banks/{bank}/authorise/{id}", h.page(h.answerAtBank))

@@ -34,9 +34,11 @@ func mockBankPage(bankID, paymentID, token string) string {
 	return "/mock-banks/" + bankID + "/authorise/" + paymentID + "?" + url.Values{"token": {token}}.Encode()
 }
 
-// authorisation is payment p's authorisation at bank b opened with token.
-func authorisation(p payment.Payment, b bank.Bank, token string) bank.Authorisation {
-	return bank.Authorisation{PaymentID: p.ID, Bank: b, Token: token}
+// authorisation is the authorisation of payment id at bank b opened with
+// token.
+func (h *Handler) authorisation(id string, b bank.Bank, token string) bank.Authorisation {
+	return bank.Authorisation{PaymentID: id, Bank: b, Token: token,
+		ReturnURL: h.PublicURL + "/checkout/" + id + "/return?" + url.Values{"token": {token}}.Encode()}
 }
 
 // connector is the connector of p's bank and the bank, when p has a bank
@@ -68,7 +70,7 @@ func (h *Handler) toBank(w http.ResponseWriter, r *http.Request, p payment.Payme
 	if !ok {
 		return h.bankUnreachable(w, r, p.ID, token, p.Scheme().InstitutionID)
 	}
-	address, err := c.Start(r.Context(), authorisation(p, b, token))
+	address, err := c.Start(r.Context(), h.authorisation(p.ID, b, token))
 	if err != nil {
 		return err
 	}
@@ -118,6 +120,21 @@ func (h *Handler) bankUnreachable(w http.ResponseWriter, r *http.Request, id, to
 	return h.finish(w, r, p, token)
 }
 
+// returnFromBank serves GET /checkout/{id}/return?token=&...: the payer
+// back from the bank (Authorisation.ReturnURL); the bank's connector reads
+// its answer from the other parameters. A payment no longer at the bank (a
+// reload, the back button) is shown as it is.
+func (h *Handler) returnFromBank(w http.ResponseWriter, r *http.Request) error {
+	p, token, err := h.load(r)
+	if err != nil {
+		return err
+	}
+	if _, _, ok := h.connector(p); !ok || p.Status != payment.StatusBankRedirect {
+		return h.finish(w, r, p, token)
+	}
+	return h.answer(w, r, p.ID, token, p.Scheme().InstitutionID, r.URL.Query())
+}
+
 // answer applies the answer of bank bankID to payment id, read by the
 // bank's connector from params (what the payer brought back), and sends the
 // payer on (h.finish). A payment answered already (a second click, the back
@@ -128,7 +145,7 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, id, token, bank
 	if !ok || !known {
 		return errs.NotFoundf("This payment is not at this bank.")
 	}
-	ans, err := c.Answer(r.Context(), bank.Authorisation{PaymentID: id, Bank: b, Token: token}, params)
+	ans, err := c.Answer(r.Context(), h.authorisation(id, b, token), params)
 	if err != nil {
 		return err
 	}
