@@ -1,7 +1,9 @@
 // Package checkout is the payer's side of bankrail, served as HTML: the
 // hosted checkout (bank picker with search, confirmation page), the mock
-// banks' authorisation pages (sandbox only) and the return to the merchant
-// with a signed outcome; the same pages embedded in a merchant's page
+// banks' authorisation pages (sandbox only), the way to any bank through
+// its bank.Connector (connector.go: MockBanks is the sandbox's; a bank
+// without one ends the payment with a page that says so) and the return to
+// the merchant with a signed outcome; the same pages embedded in a merchant's page
 // (embed.go) with their small JavaScript library. Pages are rendered on the server from embedded
 // html/template files and work without JavaScript. It is an adapter: the
 // rules live in internal/payment.

@@ -185,3 +185,28 @@ func TestProductionBankWithoutConnector(t *testing.T) {
 		})
 	}
 }
+
+// An embedded checkout in production tells the merchant's page the failure
+// (its event) instead of offering a link back: the page runs in the
+// merchant's frame.
+func TestProductionEmbeddedBankWithoutConnector(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t, apptest.Production, apptest.ServedAtPublicURL)
+	const shop = "https://shop.example"
+	id, token := dropin(t, env, dropinBody(shop))
+	pr := newPayer(t, env)
+	bound := tokenOf(t, pr.get("/checkout/"+id+"/embed?"+url.Values{"token": {token}, "origin": {shop}}.Encode()).Location)
+	final, at := pr.follow(pr.post("/checkout/"+id+"/confirm", url.Values{"token": {bound}, "bank": {apptest.BankDE}}).Location)
+	if !strings.Contains(at, "/checkout/"+id+"/done?") {
+		t.Fatalf("the payer ended at %s", at)
+	}
+	final.must(t, http.StatusOK, "Your bank is not available", `data-event="failure"`, `data-status="ERROR_AT_BANK"`,
+		`data-origin="https://shop.example"`, `<script src="/checkout/static/embed.js">`)
+	framedBy(t, final, shop)
+	if backLink.MatchString(final.Body) {
+		t.Fatal("an embedded page links away from the merchant's page")
+	}
+	if st := statusOf(t, env, id); st != payment.UnreachableBankStatus {
+		t.Fatalf("status %s", st)
+	}
+}
