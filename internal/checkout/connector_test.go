@@ -59,7 +59,9 @@ func TestConnectorOfAnotherBank(t *testing.T) {
 		t.Cleanup(srv.Close)
 		h = checkout.New(checkout.Deps{Payments: env.App.Payments(), Clock: env.App.Clock(), PublicURL: srv.URL,
 			Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Connectors: cs,
-			Secrets: func(_ context.Context, clientID string) (string, error) { return apptest.NotificationSecrets[clientID], nil }})
+			Secrets: func(_ context.Context, clientID string) (string, error) {
+				return apptest.NotificationSecrets[clientID], nil
+			}})
 		pages := *env
 		pages.URL = srv.URL
 		pr := newPayer(t, &pages)
