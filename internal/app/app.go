@@ -183,8 +183,13 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	}
 	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
 	metrics := a.buildNotifications(opts)
+	connectors, err := bankConnectors(a.cfg.Mode, a.payments.Banks())
+	if err != nil {
+		return err
+	}
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
-		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox})
+		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox,
+		Connectors: connectors})
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(),

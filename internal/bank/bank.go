@@ -2,6 +2,9 @@
 // from: several banks per country for the United Kingdom and the main SEPA
 // countries, each with a stable id, its BIC, its logo and the payment
 // systems it supports. The data is compiled in; it never changes at run time.
+// Banks are reached through connectors (connector.go): a Connector starts
+// the payer's authorisation and reads the bank's answer; Connectors maps
+// banks to them, wired by internal/app.
 package bank
 
 import (

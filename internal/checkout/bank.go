@@ -48,24 +48,13 @@ func (h *Handler) showBank(w http.ResponseWriter, r *http.Request) error {
 }
 
 // answerAtBank serves POST /mock-banks/{bank}/authorise/{id} (token,
-// outcome, holder): the payer's answer, then the way back to the merchant.
+// outcome, holder): the payer's answer, read by the bank's connector
+// (MockBanks), then the way back to the merchant.
 func (h *Handler) answerAtBank(w http.ResponseWriter, r *http.Request) error {
 	if err := r.ParseForm(); err != nil {
 		return errs.E(errs.BadRequest, "The form could not be read.")
 	}
-	f := r.PostForm
-	o, ok := payment.ParseOutcome(f.Get("outcome"))
-	if !ok {
-		return errs.E(errs.BadRequest, "Choose one of the buttons.")
-	}
-	p, err := h.Payments.AtBankOutcome(r.Context(), r.PathValue("id"), f.Get("token"), r.PathValue("bank"), o, f.Get("holder"))
-	if errs.Is(err, errs.NotModifiable) { // answered already (a second click, the back button): show the outcome
-		p, err = h.Payments.ForPayer(r.Context(), r.PathValue("id"), f.Get("token"))
-	}
-	if err != nil {
-		return err
-	}
-	return h.finish(w, r, p, f.Get("token"))
+	return h.answer(w, r, r.PathValue("id"), r.PostForm.Get("token"), r.PathValue("bank"), r.PostForm)
 }
 
 // notificationStatus is the gateway status (COMPLETED, FAILED, PENDING) of

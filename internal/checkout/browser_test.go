@@ -140,3 +140,28 @@ func TestBrowserFinalPage(t *testing.T) {
 	}
 	screenshot(t, ctx, "5-final-page.png")
 }
+
+// In production no connector reaches the merchant's bank: after the
+// confirmation the payer sees why on a page of the checkout and goes back
+// to the merchant's failure URL with the signed ERROR_AT_BANK outcome.
+func TestBrowserProductionBankUnreachable(t *testing.T) {
+	t.Parallel()
+	b := browser(t)
+	env := apptest.New(t, apptest.Production, apptest.ServedAtPublicURL)
+	s := newShop(t)
+	body := s.returnURLs(apptest.EUPayment(), publicNotifyURL)
+	body["openBankingEU"] = map[string]any{"type": "GOODS", "institutionId": apptest.BankDE}
+	p := env.CreatePayment(t, env.Token(t, apptest.Merchant), "hosted", body, nil)
+	ctx := tab(t, b)
+	browsertest.Open(t, ctx, "open the payment link", p.RedirectURL(), browsertest.Page("confirm")+" button.primary")
+	browsertest.Follow(t, ctx, "go to the bank", browsertest.Page("done")+" .outcome", chromedp.Click("button.primary", chromedp.NodeVisible))
+	if got := text(t, ctx, "h1"); got != "Your bank is not available" {
+		t.Fatalf("final page: %q", got)
+	}
+	if got := text(t, ctx, ".outcome p"); !strings.Contains(got, "Rheinische Volksbank cannot be reached") {
+		t.Fatalf("final page text: %q", got)
+	}
+	screenshot(t, ctx, "6-bank-unavailable.png")
+	browsertest.Follow(t, ctx, "back to the merchant", "#shop", chromedp.Click("a.button.primary", chromedp.NodeVisible))
+	landedAt(t, ctx, env, s, "/failure", "FAILED", "ERROR_AT_BANK")
+}

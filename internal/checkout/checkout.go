@@ -1,7 +1,9 @@
 // Package checkout is the payer's side of bankrail, served as HTML: the
 // hosted checkout (bank picker with search, confirmation page), the mock
-// banks' authorisation pages (sandbox only) and the return to the merchant
-// with a signed outcome; the same pages embedded in a merchant's page
+// banks' authorisation pages (sandbox only), the way to any bank through
+// its bank.Connector (connector.go: MockBanks is the sandbox's; a bank
+// without one ends the payment with a page that says so) and the return to
+// the merchant with a signed outcome; the same pages embedded in a merchant's page
 // (embed.go) with their small JavaScript library. Pages are rendered on the server from embedded
 // html/template files and work without JavaScript. It is an adapter: the
 // rules live in internal/payment.
@@ -18,6 +20,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/payment"
 )
@@ -37,6 +40,9 @@ type Deps struct {
 	Log       *slog.Logger
 	PublicURL string // where the pages are served; forms from another origin are refused
 	Sandbox   bool   // mock banks are served only in the sandbox
+	// Connectors reach the payers' banks (MockBanks in the sandbox); the
+	// payment of a bank without one ends when the payer picks it.
+	Connectors *bank.Connectors
 }
 
 // Handler serves the payer's pages.
@@ -60,9 +66,13 @@ func New(d Deps) *Handler {
 	h.mux.HandleFunc("GET /checkout/{id}/confirm", h.page(h.showConfirm))
 	h.mux.HandleFunc("POST /checkout/{id}/confirm", h.page(h.goToBank))
 	h.mux.HandleFunc("GET /checkout/{id}/done", h.page(h.showDone))
+	h.mux.HandleFunc("GET /checkout/{id}/return", h.page(h.returnFromBank))
 	if d.Sandbox {
 		h.mux.HandleFunc("GET /mock-banks/{bank}/authorise/{id}", h.page(h.showBank))
 		h.mux.HandleFunc("POST /mock-banks/{bank}/authorise/{id}", h.page(h.answerAtBank))
+	} else {
+		// The api channel's directUrl: no mock bank here, the bank's connector.
+		h.mux.HandleFunc("GET /mock-banks/{bank}/authorise/{id}", h.page(h.arriveAtBank))
 	}
 	return h
 }

@@ -212,14 +212,21 @@ func TestCheckoutRefusals(t *testing.T) {
 	}, apptest.ServedAtPublicURL)
 }
 
-// Production serves the checkout but no mock bank.
+// Production serves the checkout but no mock bank: the api channel's
+// directUrl leads to the bank's connector, or without one to the final page
+// (TestProductionBankWithoutConnector), and nobody can answer for a bank.
 func TestProductionHasNoMockBanks(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t, apptest.Production, apptest.ServedAtPublicURL)
 	token := env.Token(t, apptest.Merchant)
 	p := env.CreatePayment(t, token, "api", with(apptest.EUPayment(), "openBankingEU", map[string]any{"institutionId": apptest.BankDE}), nil)
 	pr := newPayer(t, env)
-	pr.get(p.DirectURL()).must(t, http.StatusNotFound)
+	tok := tokenOf(t, p.DirectURL())
+	pr.post("/mock-banks/"+apptest.BankDE+"/authorise/"+p.ID, url.Values{"token": {tok}, "outcome": {"COMPLETED"}}).must(t, http.StatusNotFound)
+	atBank := pr.get(p.DirectURL())
+	if atBank.Status != http.StatusSeeOther || !strings.HasPrefix(atBank.Location, "/checkout/"+p.ID+"/done?") || strings.Contains(atBank.Body, "Approve") {
+		t.Fatalf("the api channel's link in production: %d to %q", atBank.Status, atBank.Location)
+	}
 	q := env.CreatePayment(t, token, "hosted", apptest.EUPayment(), nil)
 	pr.get(q.DirectURL()).must(t, http.StatusOK, "Choose your bank")
 	if strings.Contains(pr.get(q.DirectURL()).Body, "Sandbox") {

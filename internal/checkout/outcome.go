@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/payment"
 )
 
@@ -33,6 +34,28 @@ func outcomeOf(p payment.Payment) outcomeView {
 		return outcomeView{"failure", "Payment not possible", "This payment cannot be made. No money was taken."}
 	}
 	return outcomeView{"open", "Payment not finished", "You have not authorised this payment at your bank yet."}
+}
+
+// unreachableOutcome explains a payment that ended because bankrail cannot
+// reach the payer's bank b (payment.BankUnreachable).
+func unreachableOutcome(b bank.Bank) outcomeView {
+	name := b.Name
+	if name == "" {
+		name = "Your bank"
+	}
+	return outcomeView{"failure", "Your bank is not available",
+		name + " cannot be reached for online payments here yet, so this payment could not be made. No money was taken. " +
+			"Please go back to the merchant and choose another way to pay."}
+}
+
+// unreachableReturnURL is where the payer of a payment that ended because
+// its bank cannot be reached goes back to the merchant: the failure URL
+// (else unified), else the cancel URL; empty when the merchant gave none.
+func unreachableReturnURL(p payment.Payment) string {
+	if u := returnURL(p, "failure"); u != "" {
+		return u
+	}
+	return returnURL(p, "cancel")
 }
 
 // returnURL is the merchant's return address for p's outcome (the URL of

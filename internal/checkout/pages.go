@@ -136,27 +136,19 @@ func (h *Handler) renderConfirm(w http.ResponseWriter, r *http.Request, p paymen
 }
 
 // goToBank serves POST /checkout/{id}/confirm (token, bank): the payer goes
-// to the bank; the payment moves to BANK_REDIRECT.
+// to the bank; the payment moves to BANK_REDIRECT and the bank's connector
+// says where the bank's page is. A bank without a connector ends the
+// payment instead (payment.BankUnreachable) and the payer is told.
 func (h *Handler) goToBank(w http.ResponseWriter, r *http.Request) error {
 	if err := r.ParseForm(); err != nil {
 		return errs.E(errs.BadRequest, "The form could not be read.")
 	}
-	bankID := r.PostForm.Get("bank")
-	p, err := h.Payments.GoToBank(r.Context(), r.PathValue("id"), r.PostForm.Get("token"), bankID)
-	if err != nil {
-		return err
-	}
-	http.Redirect(w, r, bankPage(p, r.PostForm.Get("token")), http.StatusSeeOther)
-	return nil
-}
-
-// bankPage is the address of the payment's bank authorisation page.
-func bankPage(p payment.Payment, token string) string {
-	return "/mock-banks/" + p.Scheme().InstitutionID + "/authorise/" + p.ID + "?" + url.Values{"token": {token}}.Encode()
+	return h.goVia(w, r, r.PathValue("id"), r.PostForm.Get("token"), r.PostForm.Get("bank"), h.Payments.GoToBank)
 }
 
 // showDone serves GET /checkout/{id}/done: the final page when the
-// merchant gave no return URL.
+// merchant gave no return URL, or when the payer's bank cannot be reached
+// (then with a link back to the merchant).
 func (h *Handler) showDone(w http.ResponseWriter, r *http.Request) error {
 	p, token, err := h.load(r)
 	if err != nil {
@@ -164,14 +156,26 @@ func (h *Handler) showDone(w http.ResponseWriter, r *http.Request) error {
 	}
 	v := paymentView(p, token)
 	v.Outcome = outcomeOf(p)
-	v.Title = v.Outcome.Heading
 	v.EmbedOrigin, v.Status = embeddedOrigin(token), string(p.Status)
-	if p.Status == payment.StatusBankRedirect && h.Sandbox {
-		v.BankURL = bankPage(p, token)
-	}
-	if p.Status == payment.StatusNew {
+	switch {
+	case p.Status == payment.StatusBankRedirect:
+		if c, b, ok := h.connector(p); ok {
+			if v.BankURL, err = c.Start(r.Context(), h.authorisation(p.ID, b, token)); err != nil {
+				return err
+			}
+		}
+	case p.Status == payment.StatusNew:
 		v.BankURL = "/checkout/" + p.ID + "?" + url.Values{"token": {token}}.Encode()
+	case h.unreachable(p):
+		b, _ := h.Payments.Lifecycle().Bank(p)
+		v.Outcome = unreachableOutcome(b)
+		if target := unreachableReturnURL(p); target != "" && v.EmbedOrigin == "" {
+			if v.ReturnURL, err = h.signedReturn(r, p, target); err != nil {
+				return err
+			}
+		}
 	}
+	v.Title = v.Outcome.Heading
 	h.render(w, r, http.StatusOK, "done", v)
 	return nil
 }
@@ -179,25 +183,35 @@ func (h *Handler) showDone(w http.ResponseWriter, r *http.Request) error {
 // finish sends the payer where a payment past the checkout belongs: the
 // bank while it waits for the payer there, else the merchant's return URL
 // for the outcome with the signed outcome parameters, else the final page
-// (always, in an embedded checkout: it tells the merchant's page).
+// (always, in an embedded checkout: it tells the merchant's page; and when
+// the bank could not be reached: the page says why).
 func (h *Handler) finish(w http.ResponseWriter, r *http.Request, p payment.Payment, token string) error {
-	if p.Status == payment.StatusBankRedirect && h.Sandbox {
-		http.Redirect(w, r, bankPage(p, token), http.StatusSeeOther)
-		return nil
+	if p.Status == payment.StatusBankRedirect {
+		return h.toBank(w, r, p, token)
 	}
 	o := outcomeOf(p)
 	target := returnURL(p, o.Kind)
-	if target == "" || p.Status == payment.StatusNew || p.Status == payment.StatusBankRedirect || embeddedOrigin(token) != "" {
+	if target == "" || p.Status == payment.StatusNew || embeddedOrigin(token) != "" || h.unreachable(p) {
 		http.Redirect(w, r, "/checkout/"+p.ID+"/done?"+url.Values{"token": {token}}.Encode(), http.StatusSeeOther)
 		return nil
 	}
-	secret, err := h.Secrets(r.Context(), p.ClientID)
+	signed, err := h.signedReturn(r, p, target)
 	if err != nil {
 		return err
+	}
+	http.Redirect(w, r, signed, http.StatusSeeOther)
+	return nil
+}
+
+// signedReturn is the merchant's address target with p's signed outcome
+// appended.
+func (h *Handler) signedReturn(r *http.Request, p payment.Payment, target string) (string, error) {
+	secret, err := h.Secrets(r.Context(), p.ClientID)
+	if err != nil {
+		return "", err
 	}
 	status, _ := notificationStatus(p.Status)
 	signed := notification.SignReturn(secret, notification.Return{PaymentID: p.ID, Status: status,
 		DetailedStatus: string(p.Status), Timed: h.Clock.Now()})
-	http.Redirect(w, r, appendQuery(target, signed.Encode()), http.StatusSeeOther)
-	return nil
+	return appendQuery(target, signed.Encode()), nil
 }

@@ -39,8 +39,9 @@ type view struct {
 	Actions       []action // the mock bank's buttons
 
 	// Final and error pages.
-	Outcome outcomeView
-	Message string
+	Outcome   outcomeView
+	Message   string
+	ReturnURL string // back to the merchant, signed (the bank could not be reached)
 
 	// Embedded checkout: the origin of the merchant's page the final page
 	// tells the outcome, and the payment's status.

@@ -1,0 +1,164 @@
+package checkout
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/payment"
+)
+
+// MockBanks is the bank.Connector of the sandbox's mock banks: their
+// authorisation pages are this package's /mock-banks/{bank}/authorise/{id},
+// served in the sandbox only, and their answer is the button the payer
+// pressed there (form fields outcome and holder).
+type MockBanks struct{}
+
+var _ bank.Connector = MockBanks{}
+
+// Start implements bank.Connector: the mock bank's page of the payment.
+func (MockBanks) Start(_ context.Context, a bank.Authorisation) (string, error) {
+	return mockBankPage(a.Bank.ID, a.PaymentID, a.Token), nil
+}
+
+// Answer implements bank.Connector: the outcome and holder the payer chose
+// on the mock bank's page.
+func (MockBanks) Answer(_ context.Context, _ bank.Authorisation, params url.Values) (bank.Answer, error) {
+	return bank.Answer{Outcome: params.Get("outcome"), Holder: params.Get("holder")}, nil
+}
+
+// mockBankPage is the address of a mock bank's authorisation page.
+func mockBankPage(bankID, paymentID, token string) string {
+	return "/mock-banks/" + bankID + "/authorise/" + paymentID + "?" + url.Values{"token": {token}}.Encode()
+}
+
+// authorisation is the authorisation of payment id at bank b opened with
+// token.
+func (h *Handler) authorisation(id string, b bank.Bank, token string) bank.Authorisation {
+	return bank.Authorisation{PaymentID: id, Bank: b, Token: token,
+		ReturnURL: h.PublicURL + "/checkout/" + id + "/return?" + url.Values{"token": {token}}.Encode()}
+}
+
+// connector is the connector of p's bank and the bank, when p has a bank
+// that bankrail reaches.
+func (h *Handler) connector(p payment.Payment) (bank.Connector, bank.Bank, bool) {
+	b, ok := h.Payments.Lifecycle().Bank(p)
+	if !ok {
+		return nil, bank.Bank{}, false
+	}
+	c, ok := h.Connectors.For(b.ID)
+	return c, b, ok
+}
+
+// unreachable reports whether p ended because bankrail has no connection
+// to its bank (payment.BankUnreachable).
+func (h *Handler) unreachable(p payment.Payment) bool {
+	if p.Status != payment.UnreachableBankStatus {
+		return false
+	}
+	_, _, ok := h.connector(p)
+	return !ok
+}
+
+// toBank sends the payer of p, which is at its bank (BANK_REDIRECT), to the
+// bank's page through its connector. Without a connector the payment ends
+// (payment.BankUnreachable) and the payer sees why.
+func (h *Handler) toBank(w http.ResponseWriter, r *http.Request, p payment.Payment, token string) error {
+	c, b, ok := h.connector(p)
+	if !ok {
+		return h.bankUnreachable(w, r, p.ID, token, p.Scheme().InstitutionID)
+	}
+	address, err := c.Start(r.Context(), h.authorisation(p.ID, b, token))
+	if err != nil {
+		return err
+	}
+	http.Redirect(w, r, address, http.StatusSeeOther)
+	return nil
+}
+
+// arriveAtBank serves GET /mock-banks/{bank}/authorise/{id}?token= outside
+// the sandbox, the api channel's directUrl: the payer goes to bank {bank}
+// through its connector (a NEW_PAYMENT moves to BANK_REDIRECT), or, without
+// one, the payment ends and the payer is told. No mock bank page is served.
+func (h *Handler) arriveAtBank(w http.ResponseWriter, r *http.Request) error {
+	return h.goVia(w, r, r.PathValue("id"), r.URL.Query().Get("token"), r.PathValue("bank"), h.Payments.AtBank)
+}
+
+// goVia sends the payer of payment id to bank bankID: move records the
+// bank and the move to BANK_REDIRECT (payment.Service.GoToBank, AtBank),
+// then h.finish leads to the bank's page through its connector. A bank
+// without a connector ends the payment instead (bankUnreachable).
+func (h *Handler) goVia(w http.ResponseWriter, r *http.Request, id, token, bankID string,
+	move func(ctx context.Context, id, token, bankID string) (payment.Payment, error)) error {
+	if _, ok := h.Connectors.For(bankID); !ok {
+		return h.bankUnreachable(w, r, id, token, bankID)
+	}
+	p, err := move(r.Context(), id, token, bankID)
+	if err != nil {
+		return err
+	}
+	return h.finish(w, r, p, token)
+}
+
+// bankUnreachable ends payment id at bank bankID, which bankrail cannot
+// reach, and sends the payer to the final page that says so. A payment
+// that has ended already (a second click) is shown as it is.
+func (h *Handler) bankUnreachable(w http.ResponseWriter, r *http.Request, id, token, bankID string) error {
+	p, err := h.Payments.BankUnreachable(r.Context(), id, token, bankID)
+	switch {
+	case errs.Is(err, errs.NotModifiable):
+		p, err = h.Payments.ForPayer(r.Context(), id, token)
+	case err == nil:
+		h.Log.WarnContext(r.Context(), "the payer's bank has no connector: the payment ended", "payment", id, "bank", bankID,
+			"status", p.Status)
+	}
+	if err != nil {
+		return err
+	}
+	return h.finish(w, r, p, token)
+}
+
+// returnFromBank serves GET /checkout/{id}/return?token=&...: the payer
+// back from the bank (Authorisation.ReturnURL); the bank's connector reads
+// its answer from the other parameters. A payment no longer at the bank (a
+// reload, the back button) is shown as it is.
+func (h *Handler) returnFromBank(w http.ResponseWriter, r *http.Request) error {
+	p, token, err := h.load(r)
+	if err != nil {
+		return err
+	}
+	if _, _, ok := h.connector(p); !ok || p.Status != payment.StatusBankRedirect {
+		return h.finish(w, r, p, token)
+	}
+	return h.answer(w, r, p.ID, token, p.Scheme().InstitutionID, r.URL.Query())
+}
+
+// answer applies the answer of bank bankID to payment id, read by the
+// bank's connector from params (what the payer brought back), and sends the
+// payer on (h.finish). A payment answered already (a second click, the back
+// button) is shown as it is.
+func (h *Handler) answer(w http.ResponseWriter, r *http.Request, id, token, bankID string, params url.Values) error {
+	c, ok := h.Connectors.For(bankID)
+	b, known := h.Payments.Banks().Get(bankID)
+	if !ok || !known {
+		return errs.NotFoundf("This payment is not at this bank.")
+	}
+	ans, err := c.Answer(r.Context(), h.authorisation(id, b, token), params)
+	if err != nil {
+		return err
+	}
+	o, ok := payment.ParseOutcome(ans.Outcome)
+	if !ok {
+		return errs.E(errs.BadRequest, "Choose one of the buttons.")
+	}
+	p, err := h.Payments.AtBankOutcome(r.Context(), id, token, bankID, o, ans.Holder)
+	if errs.Is(err, errs.NotModifiable) {
+		p, err = h.Payments.ForPayer(r.Context(), id, token)
+	}
+	if err != nil {
+		return err
+	}
+	return h.finish(w, r, p, token)
+}
