@@ -153,18 +153,7 @@ func TestServeBannerCurlGetsAToken(t *testing.T) {
 func TestAdminCommandsCreateWhatTheyName(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
-		storage := []string{"--data-dir", db.DataDir, "--database-url", db.DatabaseURL, "--mode", "production"}
-		if db.Engine == dbtest.Postgres {
-			storage[1] = t.TempDir()
-		}
-		admin := func(args ...string) string {
-			t.Helper()
-			code, out, errOut := runCmd(t, append(args, storage...)...)
-			if code != 0 {
-				t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
-			}
-			return out
-		}
+		storage, admin := adminOn(t, db)
 		const psp, shop = "7b000000-0000-4000-8000-000000000001", "7b000000-0000-4000-8000-000000000002"
 		admin("customer", "create", "--name", "Acme PSP", "--id", psp)
 		out := admin("customer", "create", "--name", "Acme Shop", "--id", shop, "--parent", psp)

@@ -98,6 +98,9 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options
 	}
 	a := &App{cfg: cfg, log: log}
 	st, err := store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath()}, log)
+	if err != nil && cfg.DatabaseURL != "" && ctx.Err() == nil {
+		return nil, databaseUnavailable(cfg.DatabaseURL, err)
+	}
 	if err != nil {
 		return nil, err
 	}
