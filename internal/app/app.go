@@ -22,6 +22,7 @@ import (
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/legacy"
+	"github.com/bankrail/bankrail/internal/metrics"
 	"github.com/bankrail/bankrail/internal/netguard"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/notify/dispatch"
@@ -168,8 +169,9 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerUser: a.cfg.LoginMaxFailuresUser, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
 		FailureWindow: a.cfg.LoginFailureWindow,
 	})
+	reg := newRegistry()
 	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount,
-		CheckNotificationURL: a.notificationURLCheck()}
+		CheckNotificationURL: a.notificationURLCheck(), Observer: metrics.NewPayments(reg)}
 	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,
 		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
 	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keyGuard,
@@ -182,7 +184,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		interval = DefaultTimedMoves
 	}
 	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
-	metrics := a.buildNotifications(opts)
+	a.buildNotifications(opts, reg)
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox})
 	a.http = httpapi.New(httpapi.Deps{
@@ -191,7 +193,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
-		Notifications: a.notify, Metrics: metrics, Inbox: a.inbox(),
+		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),
 		Pages: pages, PagePrefixes: checkout.Prefixes,
 	})
 	return nil

@@ -43,6 +43,7 @@ type Deps struct {
 	Legacy        *legacyapi.Service // legacy Payments API and embedded checkout creation (needs Payments)
 	Notifications *notify.Service    // the delivery log and test notifications
 	Metrics       http.Handler       // Prometheus metrics at GET /metrics
+	Requests      RequestObserver    // told about every answered request (metrics); may be nil
 	Inbox         *inbox.Service     // the sandbox's built-in notification receiver (nil in production)
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
