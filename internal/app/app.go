@@ -185,6 +185,10 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	}
 	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
 	a.buildNotifications(opts, reg)
+	demo, err := a.demoMerchant(ctx)
+	if err != nil {
+		return fmt.Errorf("read the demo merchant: %w", err)
+	}
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox})
 	a.http = httpapi.New(httpapi.Deps{
@@ -194,7 +198,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),
-		Pages: pages, PagePrefixes: checkout.Prefixes,
+		Pages: pages, PagePrefixes: checkout.Prefixes, Demo: demo,
 	})
 	return nil
 }
