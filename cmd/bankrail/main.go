@@ -33,7 +33,8 @@ Start here:
   bankrail serve                 # SQLite in ./bankrail-data, sandbox, prints demo credentials
   bankrail serve --help          # every setting; every command has --help
 
-Docs: README.md and docs/ in the repository; /openapi.json on a running server.
+Docs: README.md and docs/ in the repository; on a running server, its start page (/)
+and /openapi.json.
 `
 
 func main() {

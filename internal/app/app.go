@@ -43,6 +43,11 @@ type Options struct {
 	TimedMoves time.Duration
 }
 
+// ConnectTimeout bounds the first connection to the database at start: a
+// host that does not answer fails the start with a clear message instead of
+// waiting for the operating system's TCP timeout.
+const ConnectTimeout = 10 * time.Second
+
 // DefaultTimedMoves is how often an instance looks for due timed moves.
 const DefaultTimedMoves = time.Second
 
@@ -98,7 +103,9 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options
 		return nil, err
 	}
 	a := &App{cfg: cfg, log: log}
-	st, err := store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath()}, log)
+	openCtx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+	st, err := store.Open(openCtx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath()}, log)
+	cancel()
 	if err != nil && cfg.DatabaseURL != "" && ctx.Err() == nil {
 		return nil, databaseUnavailable(cfg.DatabaseURL, err)
 	}
