@@ -566,6 +566,24 @@ func (e LegacyAPIVersion) Valid() bool {
 	}
 }
 
+// Defines values for HomeMode.
+const (
+	HomeModeProduction HomeMode = "production"
+	HomeModeSandbox    HomeMode = "sandbox"
+)
+
+// Valid indicates whether the value is a known member of the HomeMode enum.
+func (e HomeMode) Valid() bool {
+	switch e {
+	case HomeModeProduction:
+		return true
+	case HomeModeSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateLegacyPaymentParamsXServiceAPIVersion.
 const (
 	CreateLegacyPaymentParamsXServiceAPIVersionEdge CreateLegacyPaymentParamsXServiceAPIVersion = "edge"
@@ -1462,6 +1480,45 @@ type UnsupportedMediaType = Error
 
 // ValidationFailure defines model for ValidationFailure.
 type ValidationFailure = Error
+
+// HomeLinks defines parameters for GetHome.
+type HomeLinks struct {
+	// DemoPayment POST here to create a demo payment (sandbox with the demo merchant only)
+	//
+	// Examples: /sandbox/demo-payment
+	DemoPayment *string `json:"demoPayment,omitempty"`
+
+	// Health Examples: /healthz
+	Health string `json:"health"`
+
+	// MigrationGuide Examples: /legacy/migration-guide
+	MigrationGuide string `json:"migrationGuide"`
+
+	// Openapi Examples: /openapi.json
+	Openapi string `json:"openapi"`
+
+	// Readiness Examples: /readyz
+	Readiness string `json:"readiness"`
+}
+
+// HomeMode defines parameters for GetHome.
+type HomeMode string
+
+// HomeIndex defines parameters for GetHome.
+type HomeIndex struct {
+	// Docs Where the documentation is (README.md and docs/ of the repository).
+	Docs *string `json:"docs,omitempty"`
+
+	// Links Paths on this instance.
+	Links HomeLinks `json:"links"`
+	Mode  HomeMode  `json:"mode"`
+
+	// Name Examples: bankrail
+	Name string `json:"name"`
+
+	// Version the build (sandbox only)
+	Version *string `json:"version,omitempty"`
+}
 
 // ListBanksParams defines parameters for ListBanks.
 type ListBanksParams struct {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/bankrail/bankrail/internal/app"
@@ -14,60 +15,92 @@ import (
 	"github.com/bankrail/bankrail/internal/identity"
 )
 
-const adminHelp = `Administration commands, for a production database without a seed file:
-
-  bankrail customer create --name NAME [--id UUID] [--parent UUID]
-  bankrail application create --customer UUID --client-id ID [--client-secret S]
-                              [--notification-url URL] [--notification-secret S]
-  bankrail user create --customer UUID --username NAME [--password P | --password-stdin] [--role ROLE]
-  bankrail user disable --username NAME
-  bankrail keys rotate
-
-Secrets that are not given are generated and printed once. Running a create
-command again with the same key (id, client id, username) updates the record.
-Changing a user's role or password, or disabling it, revokes its access tokens
-on every instance within seconds.
+// adminNotes follow the list of a noun's commands.
+const adminNotes = `
+Administration commands work on the database directly (production included,
+no seed file needed). Secrets that are not given are generated and printed
+once. Running a create command again with the same key (id, client id,
+username) updates the record. Changing a user's role or password, or
+disabling it, revokes its access tokens on every instance within seconds.
 `
+
+// adminCommand is one "bankrail <noun> <verb>": its synopsis and the
+// function that binds its flags and returns what it runs on the database.
+type adminCommand struct {
+	noun, verb string
+	synopsis   string // the flags, as in adminHelp
+	about      string // what it does, for its --help
+	bind       func(fs *flag.FlagSet, stdout io.Writer) func(context.Context, *app.App) error
+}
+
+// adminCommands are the administration commands, by noun then verb.
+var adminCommands = []adminCommand{
+	{"customer", "create", "--name NAME [--id UUID] [--parent UUID]",
+		"Creates a customer (a merchant, or a PSP or TSP above merchants), or renames the one with --id.", customerCreate},
+	{"customer", "list", "", "Lists every customer: id, parent, name.", customerList},
+	{"customer", "get", "--id UUID", "Shows a customer, its applications and its users.", customerGet},
+	{"application", "create", "--customer UUID --client-id ID [--client-secret S] [--notification-url URL] [--notification-secret S]",
+		"Creates an API application (OAuth client) of a customer, or updates the one with --client-id.", applicationCreate},
+	{"application", "list", "[--customer UUID]", "Lists the applications (of one customer with --customer): client id, customer, notification URL.", applicationList},
+	{"application", "get", "--client-id ID [--show-secret]", "Shows an application; its notification secret only with --show-secret.", applicationGet},
+	{"user", "create", "--customer UUID --username NAME [--password P | --password-stdin] [--role ROLE]",
+		"Creates a user (a login) of a customer, or updates the one with --username.", userCreate},
+	{"user", "list", "[--customer UUID]", "Lists the users (of one customer with --customer): username, role, status, customer.", userList},
+	{"user", "get", "--username NAME", "Shows a user: customer, role, status.", userGet},
+	{"user", "disable", "--username NAME", "Disables a user: it can no longer sign in, and its access tokens stop working within seconds.", userDisable},
+	{"keys", "rotate", "", "Creates a new token signing key and retires keys superseded for longer than the access-token lifetime.", keysRotate},
+}
+
+// verbsOf lists the commands of noun.
+func verbsOf(noun string) []adminCommand {
+	var out []adminCommand
+	for _, c := range adminCommands {
+		if c.noun == noun {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// nounUsage lists the commands of noun.
+func nounUsage(noun string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Usage:\n")
+	for _, c := range verbsOf(noun) {
+		fmt.Fprintf(&b, "  bankrail %s %s %s\n", noun, c.verb, c.synopsis)
+	}
+	fmt.Fprintf(&b, "\nbankrail %s <command> --help shows a command's flags.\n", noun)
+	b.WriteString(adminNotes)
+	return b.String()
+}
+
+// isHelp reports whether arg asks for help.
+func isHelp(arg string) bool { return slices.Contains([]string{"-h", "-help", "--help", "help"}, arg) }
 
 // admin runs "bankrail <noun> <verb> [flags]".
 func admin(ctx context.Context, noun string, args []string, stdout, stderr io.Writer) int {
-	verb := "create"
-	if noun == "keys" {
-		verb = "rotate"
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprint(stdout, nounUsage(noun))
+		return 0
 	}
-	if noun == "user" && len(args) > 0 && args[0] == "disable" {
-		verb = "disable"
+	i := -1
+	if len(args) > 0 {
+		i = slices.IndexFunc(adminCommands, func(c adminCommand) bool { return c.noun == noun && c.verb == args[0] })
 	}
-	if len(args) == 0 || args[0] != verb {
-		fmt.Fprintf(stderr, "Usage: bankrail %s %s [flags]\n\n%s", noun, verb, adminHelp)
+	if i < 0 {
+		if len(args) > 0 {
+			fmt.Fprintf(stderr, "bankrail: unknown command %q\n\n", noun+" "+args[0])
+		}
+		fmt.Fprint(stderr, nounUsage(noun))
 		return 2
 	}
+	c := adminCommands[i]
 	cfg := config.Default()
-	fs := newFlagSet(noun+" "+verb, adminHelp, stderr)
+	fs := newFlagSet(noun+" "+c.verb, fmt.Sprintf("Usage: bankrail %s %s %s\n\n%s\n", noun, c.verb, c.synopsis, c.about))
+	run := c.bind(fs, stdout)
 	storageFlags(fs, &cfg)
-	var run func(ctx context.Context, a *app.App) error
-	switch noun {
-	case "customer":
-		run = customerCreate(fs, stdout)
-	case "application":
-		run = applicationCreate(fs, stdout)
-	case "user":
-		if verb == "disable" {
-			run = userDisable(fs, stdout)
-		} else {
-			run = userCreate(fs, stdout)
-		}
-	case "keys":
-		run = func(ctx context.Context, a *app.App) error {
-			kid, retired, err := a.RotateSigningKey(ctx)
-			if err == nil {
-				fmt.Fprintf(stdout, "new signing key %s; retired %d superseded key(s). Running instances pick it up on the next unknown kid.\n", kid, retired)
-			}
-			return err
-		}
-	}
 	if err := parse(fs, args[1:]); err != nil {
-		return exitCode(err, stderr)
+		return exitCode(fs, err, stdout, stderr)
 	}
 	return withDatabase(ctx, cfg, stderr, run)
 }
@@ -85,6 +118,16 @@ func withDatabase(ctx context.Context, cfg config.Config, stderr io.Writer, fn f
 		return 1
 	}
 	return 0
+}
+
+func keysRotate(_ *flag.FlagSet, stdout io.Writer) func(context.Context, *app.App) error {
+	return func(ctx context.Context, a *app.App) error {
+		kid, retired, err := a.RotateSigningKey(ctx)
+		if err == nil {
+			fmt.Fprintf(stdout, "new signing key %s; retired %d superseded key(s). Running instances pick it up on the next unknown kid.\n", kid, retired)
+		}
+		return err
+	}
 }
 
 func customerCreate(fs *flag.FlagSet, stdout io.Writer) func(context.Context, *app.App) error {

@@ -12,10 +12,7 @@ import (
 func TestApplicationCreateRefusesInternalURLInProduction(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
-		storage := []string{"--data-dir", db.DataDir, "--database-url", db.DatabaseURL, "--mode", "production"}
-		if db.Engine == dbtest.Postgres {
-			storage[1] = t.TempDir()
-		}
+		storage, _ := adminOn(t, db)
 		const shop = "7b000000-0000-4000-8000-000000000003"
 		if code, out, errOut := runCmd(t, append([]string{"customer", "create", "--name", "Guarded Shop", "--id", shop}, storage...)...); code != 0 {
 			t.Fatalf("customer create: exit %d %s%s", code, out, errOut)
@@ -32,4 +29,23 @@ func TestApplicationCreateRefusesInternalURLInProduction(t *testing.T) {
 			t.Fatalf("a public address: exit %d %s%s", code, out, errOut)
 		}
 	})
+}
+
+// adminOn returns the storage flags of a production instance on db and a
+// function that runs an administration command with them, failing the test
+// unless it exits 0, and returns its output.
+func adminOn(t *testing.T, db dbtest.DB) (storage []string, admin func(args ...string) string) {
+	t.Helper()
+	storage = []string{"--data-dir", db.DataDir, "--database-url", db.DatabaseURL, "--mode", "production"}
+	if db.Engine == dbtest.Postgres {
+		storage[1] = t.TempDir()
+	}
+	return storage, func(args ...string) string {
+		t.Helper()
+		code, out, errOut := runCmd(t, append(args, storage...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, out, errOut)
+		}
+		return out
+	}
 }

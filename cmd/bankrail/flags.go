@@ -12,11 +12,14 @@ import (
 	"github.com/bankrail/bankrail/internal/config"
 )
 
-// newFlagSet returns a flag set whose -h prints help text first.
-func newFlagSet(name, help string, out io.Writer) *flag.FlagSet {
+// newFlagSet returns a flag set whose help is help followed by its flags.
+// It prints nothing while parsing: exitCode prints the help (after -h, on
+// standard output) or the error.
+func newFlagSet(name, help string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(out)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
+		out := fs.Output()
 		fmt.Fprint(out, help)
 		fmt.Fprintln(out, "\nFlags (each also BANKRAIL_<NAME>, e.g. --data-dir is BANKRAIL_DATA_DIR):")
 		fs.PrintDefaults()
@@ -40,7 +43,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (see --help)", fs.Arg(0))
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -56,12 +59,15 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return errors.Join(problems...)
 }
 
-// exitCode turns a parse error into an exit code (0 after --help).
-func exitCode(err error, stderr io.Writer) int {
+// exitCode turns a parse error of fs into an exit code: after -h or --help
+// the help goes to stdout (0); another error goes to stderr (2).
+func exitCode(fs *flag.FlagSet, err error, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
 		return 0
 	}
-	fmt.Fprintln(stderr, "bankrail:", err)
+	fmt.Fprintf(stderr, "bankrail: %v\nRun 'bankrail %s --help' for its flags.\n", err, fs.Name())
 	return 2
 }
 

@@ -21,19 +21,20 @@ Commands:
   serve         run the service (sandbox by default: mock banks, virtual clock, demo merchant)
   migrate       apply database migrations and exit
   version       print the version
-  customer      create customers             (bankrail customer create --help)
-  application   create API applications      (bankrail application create --help)
-  user          create or disable users      (bankrail user create|disable --help)
-  keys          rotate token signing keys    (bankrail keys rotate --help)
+  customer      create, list, show customers      (bankrail customer --help)
+  application   create, list, show applications   (bankrail application --help)
+  user          create, list, show, disable users (bankrail user --help)
+  keys          rotate token signing keys         (bankrail keys rotate --help)
 
 Every flag can also be set with an environment variable BANKRAIL_<NAME>
 (--database-url is BANKRAIL_DATABASE_URL). Flags win over the environment.
 
 Start here:
   bankrail serve                 # SQLite in ./bankrail-data, sandbox, prints demo credentials
-  bankrail serve --help          # every setting
+  bankrail serve --help          # every setting; every command has --help
 
-Docs: README.md and docs/ in the repository; /openapi.json on a running server.
+Docs: README.md and docs/ in the repository; on a running server, its start page (/)
+and /openapi.json.
 `
 
 func main() {

@@ -17,10 +17,10 @@ start; use migrate to upgrade a database before rolling out new instances.
 
 func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := config.Default()
-	fs := newFlagSet("migrate", migrateHelp, stderr)
+	fs := newFlagSet("migrate", migrateHelp)
 	storageFlags(fs, &cfg)
 	if err := parse(fs, args); err != nil {
-		return exitCode(err, stderr)
+		return exitCode(fs, err, stdout, stderr)
 	}
 	return withDatabase(ctx, cfg, stderr, func(context.Context, *app.App) error {
 		fmt.Fprintf(stdout, "database is up to date (%s)\n", cfg.DatabaseDescription())

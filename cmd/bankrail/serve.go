@@ -26,7 +26,7 @@ Examples:
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := config.Default()
-	fs := newFlagSet("serve", serveHelp, stderr)
+	fs := newFlagSet("serve", serveHelp)
 	storageFlags(fs, &cfg)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address host:port")
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "address payers and merchants see (default: derived from --addr)")
@@ -38,7 +38,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Int64Var(&cfg.MaxPaymentAmount, "max-payment-amount", cfg.MaxPaymentAmount, "largest payment amount in minor units")
 	fs.BoolVar(&cfg.TrustProxyHeaders, "trust-proxy-headers", cfg.TrustProxyHeaders, "take the client address from X-Forwarded-For (behind a proxy only)")
 	if err := parse(fs, args); err != nil {
-		return exitCode(err, stderr)
+		return exitCode(fs, err, stdout, stderr)
 	}
 	log := newLogger(cfg, stderr)
 	ln, err := app.Listen(cfg.Addr) // first: a taken port changes nothing on disk

@@ -23,6 +23,7 @@ import (
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/legacy"
+	"github.com/bankrail/bankrail/internal/metrics"
 	"github.com/bankrail/bankrail/internal/netguard"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/notify/dispatch"
@@ -42,6 +43,11 @@ type Options struct {
 	// (abandonment, a delayed bank's answer); DefaultTimedMoves when zero.
 	TimedMoves time.Duration
 }
+
+// ConnectTimeout bounds the first connection to the database at start: a
+// host that does not answer fails the start with a clear message instead of
+// waiting for the operating system's TCP timeout.
+const ConnectTimeout = 10 * time.Second
 
 // DefaultTimedMoves is how often an instance looks for due timed moves.
 const DefaultTimedMoves = time.Second
@@ -99,7 +105,12 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options
 		return nil, err
 	}
 	a := &App{cfg: cfg, log: log}
-	st, err := store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath()}, log)
+	openCtx, cancel := context.WithTimeout(ctx, ConnectTimeout)
+	st, err := store.Open(openCtx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath()}, log)
+	cancel()
+	if err != nil && cfg.DatabaseURL != "" && ctx.Err() == nil {
+		return nil, databaseUnavailable(cfg.DatabaseURL, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -168,8 +179,9 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerUser: a.cfg.LoginMaxFailuresUser, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
 		FailureWindow: a.cfg.LoginFailureWindow,
 	})
+	reg := newRegistry()
 	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount,
-		CheckNotificationURL: a.notificationURLCheck()}
+		CheckNotificationURL: a.notificationURLCheck(), Observer: metrics.NewPayments(reg)}
 	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,
 		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
 	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keyGuard,
@@ -182,10 +194,14 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		interval = DefaultTimedMoves
 	}
 	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
-	metrics := a.buildNotifications(opts)
+	a.buildNotifications(opts, reg)
 	connectors, err := bankConnectors(a.cfg.Mode, a.payments.Banks())
 	if err != nil {
 		return err
+	}
+	demo, err := a.demoMerchant(ctx)
+	if err != nil {
+		return fmt.Errorf("read the demo merchant: %w", err)
 	}
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox,
@@ -196,8 +212,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
-		Notifications: a.notify, Metrics: metrics, Inbox: a.inbox(),
-		Pages: pages, PagePrefixes: checkout.Prefixes,
+		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),
+		Pages: pages, PagePrefixes: checkout.Prefixes, Demo: demo,
 	})
 	return nil
 }

@@ -29,6 +29,7 @@ func (a *App) Banner() string {
 	var b strings.Builder
 	u := a.cfg.PublicURL
 	fmt.Fprintf(&b, "\nbankrail %s is running in %s mode\n\n", Version(), a.cfg.Mode)
+	fmt.Fprintf(&b, "  start page   %s/ (open it in a browser)\n", u)
 	fmt.Fprintf(&b, "  API          %s\n", u)
 	fmt.Fprintf(&b, "  database     %s\n", a.cfg.DatabaseDescription())
 	fmt.Fprintf(&b, "  API docs     %s/openapi.json\n", u)
@@ -43,13 +44,15 @@ func (a *App) Banner() string {
 		fmt.Fprintf(&b, "\nGet an access token into $TOKEN:\n  TOKEN=$(curl -s %s/oauth -H 'Content-Type: application/json' \\\n    -d '{\"grant_type\":\"password\",\"client_id\":\"%s\",\"client_secret\":\"%s\",\"username\":\"%s\",\"password\":\"%s\"}' \\\n    | sed -E 's/.*\"access_token\":\"([^\"]+)\".*/\\1/')\n",
 			u, seed.DemoClientID, seed.DemoClientSecret, seed.DemoUsername, seed.DemoPassword)
 		fmt.Fprintf(&b, "\nCreate a payment:\n  curl -s %s/payments -H \"Authorization: Bearer $TOKEN\" \\\n    -H 'Content-Type: application/json' -H 'X-Service-Initiation-Channel: hosted' -H 'X-Service-Api-Version: 1' \\\n    -d '%s'\n", u, demoPayment)
-		fmt.Fprintf(&b, "then open its paymentInitiationFlow.details.redirect.url in a browser and pay at the mock bank,\n")
+		fmt.Fprintf(&b, "then open its paymentInitiationFlow.details.redirect.url in a browser and pay at the mock bank\n")
+		fmt.Fprintf(&b, "(or open %s/ and press its demo payment button, which does both),\n", u)
 		fmt.Fprintf(&b, "and read the signed notifications the sandbox inbox received:\n  curl -s %s/sandbox/inbox -H \"Authorization: Bearer $TOKEN\"\n", u)
 		if host, _, err := net.SplitHostPort(a.cfg.Addr); err == nil && !isLoopback(host) {
 			fmt.Fprintf(&b, "\nWARNING: listening on %s with the demo merchant's public credentials. Use --seed or --mode production.\n", host)
 		}
 	}
-	fmt.Fprintf(&b, "\nStop with Ctrl-C. More: bankrail --help, README.md, docs/.\n")
+	fmt.Fprintf(&b, "\nNext: open %s/ for the links of this instance (API document, docs%s).\n", u, map[bool]string{true: ", a demo payment", false: ""}[a.demo])
+	fmt.Fprintf(&b, "Stop with Ctrl-C. More: bankrail --help, README.md, docs/.\n")
 	return b.String()
 }
 

@@ -1,11 +1,7 @@
 package app
 
 import (
-	"net/http"
-
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/inbox"
@@ -15,18 +11,14 @@ import (
 )
 
 // buildNotifications creates the dispatcher and the notification service,
-// and returns the handler of GET /metrics. Each App has its own registry,
-// so that several instances in one test process do not collide.
-func (a *App) buildNotifications(opts Options) http.Handler {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+// with their metrics on reg.
+func (a *App) buildNotifications(opts Options, reg prometheus.Registerer) {
 	d := opts.Dispatch
 	d.Guard = a.cfg.Mode == config.Production
 	d.Metrics = dispatch.NewMetrics(reg, a.store.NotificationStats)
 	a.dispatcher = dispatch.New(a.store, a.clock, a.log.With("component", "notifications"), d)
 	a.notify = notify.NewService(a.store, a.dispatcher, a.clock)
 	a.workers = append(a.workers, a.dispatcher)
-	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 }
 
 // inbox is the sandbox's built-in notification receiver; nil in production.

@@ -21,7 +21,31 @@ type ctxKey int
 const (
 	requestIDKey ctxKey = iota
 	legacyKey
+	routeKey
 )
+
+// RequestObserver is told about every answered request: its method, the
+// route pattern that served it ("/payments/{id}", empty when none did), its
+// status and how long it took. bankrail's metrics implement it.
+type RequestObserver interface {
+	ObserveRequest(method, route string, status int, d time.Duration)
+}
+
+// routeSlot receives the route pattern that serves a request: dispatch
+// fills it for the middleware around it, which ran before the mux chose.
+type routeSlot struct{ pattern string }
+
+// setRoute records the pattern that serves r ("GET /payments/{id}" is
+// recorded as "/payments/{id}": the method is a label of its own).
+func setRoute(r *http.Request, pattern string) {
+	if slot, ok := r.Context().Value(routeKey).(*routeSlot); ok {
+		_, path, found := strings.Cut(pattern, " ")
+		if !found {
+			path = pattern
+		}
+		slot.pattern = strings.TrimSuffix(path, "{$}")
+	}
+}
 
 // requestIDFrom returns the request id (also the trace id of errors).
 func requestIDFrom(ctx context.Context) string {
@@ -93,18 +117,28 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
-// withAccessLog logs one line per request.
+// withAccessLog logs one line per request, with the route that served it,
+// and tells the RequestObserver (metrics).
 func (s *Server) withAccessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r)
+		route := &routeSlot{}
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), routeKey, route)))
+		took := time.Since(start)
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK // nothing written: net/http answers 200
+		}
+		if s.Requests != nil {
+			s.Requests.ObserveRequest(r.Method, route.pattern, status, took)
+		}
 		level := s.log.Info
 		if r.URL.Path == "/healthz" || r.URL.Path == "/readyz" {
 			level = s.log.Debug
 		}
-		level("request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "bytes", rec.bytes,
-			"duration", time.Since(start), "request_id", requestIDFrom(r.Context()))
+		level("request", "method", r.Method, "path", r.URL.Path, "route", route.pattern, "status", status, "bytes", rec.bytes,
+			"duration", took, "request_id", requestIDFrom(r.Context()))
 	})
 }
 
@@ -131,6 +165,7 @@ func (s *Server) withRecovery(next http.Handler) http.Handler {
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	h, pattern := s.mux.Handler(r)
 	if pattern != "" {
+		setRoute(r, pattern)
 		s.mux.ServeHTTP(w, r) // not h.ServeHTTP: only the mux sets r.PathValue
 		return
 	}

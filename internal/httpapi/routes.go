@@ -5,7 +5,8 @@ import "github.com/bankrail/bankrail/internal/identity"
 // routes registers every endpoint. Each feature keeps its handlers in a file
 // of its own; this is the one list of what the API serves.
 func (s *Server) routes() {
-	// Operations and discovery.
+	// Operations and discovery; the start page.
+	s.handle("GET /{$}", s.home, public)
 	s.handle("GET /healthz", s.healthz, public)
 	s.handle("GET /readyz", s.readyz, public)
 	s.handle("GET /openapi.json", s.openAPI, public)
@@ -62,6 +63,7 @@ func (s *Server) routes() {
 		}
 		if s.Payments != nil {
 			s.handle("POST /sandbox/payments/{id}/authorise", s.authoriseSandboxPayment, needs(identity.SandboxControl))
+			s.handle("POST "+demoPaymentPath, s.createDemoPayment, public)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/bankrail/bankrail/internal/auth"
 	"github.com/bankrail/bankrail/internal/clock"
@@ -43,7 +44,9 @@ type Deps struct {
 	Legacy        *legacyapi.Service // legacy Payments API and embedded checkout creation (needs Payments)
 	Notifications *notify.Service    // the delivery log and test notifications
 	Metrics       http.Handler       // Prometheus metrics at GET /metrics
+	Requests      RequestObserver    // told about every answered request (metrics); may be nil
 	Inbox         *inbox.Service     // the sandbox's built-in notification receiver (nil in production)
+	Demo          *DemoMerchant      // the sandbox's demo merchant (nil in production or with a seed file)
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.
@@ -67,9 +70,10 @@ type Server struct {
 // coverage test compares them with the OpenAPI document.
 func (s *Server) Routes() []string { return slices.Clone(s.served) }
 
-// mount registers h at pattern on the mux and records the pattern.
+// mount registers h at pattern on the mux and records the pattern ("{$}",
+// the mux's exact match of "/", is recorded as the document's "/").
 func (s *Server) mount(pattern string, h http.Handler) {
-	s.served = append(s.served, pattern)
+	s.served = append(s.served, strings.TrimSuffix(pattern, "{$}"))
 	s.mux.Handle(pattern, h)
 }
 

@@ -14,9 +14,10 @@ import (
 func Guide() string {
 	var b strings.Builder
 	b.WriteString(guideIntro)
-	fmt.Fprintf(&b, "\nThe legacy API is deprecated for hosted-checkout payment creation since %s; its support ends on %s UTC.\n",
+	fmt.Fprintf(&b, "\nThe legacy API is deprecated for hosted-checkout payment creation since %s, and its sunset, %s UTC, has passed:\n",
 		DeprecatedAt.Format("2 January 2006"), SunsetAt.Format("2 January 2006 15:04:05"))
-	b.WriteString("Every legacy response says so:\n\n```\n")
+	b.WriteString(afterSunset)
+	b.WriteString("\nEvery legacy response says so (the `Sunset` date stays the one announced, now in the past):\n\n```\n")
 	for _, h := range DeprecationHeaders() {
 		fmt.Fprintf(&b, "%s: %s\n", h.Name, h.Value)
 	}
@@ -86,6 +87,13 @@ bankrail serves both APIs on one payments core: a payment created through
 notifications. Migrating means sending the same data in the Global shape.
 This guide is generated from the table the legacy API itself maps with, so it
 says exactly what bankrail does.
+`
+
+// afterSunset is what the legacy API's sunset means now that it has passed
+// (docs/decisions.md, "The legacy API after its sunset").
+const afterSunset = `bankrail still serves it, unchanged, so that integrations that have not migrated keep working,
+but it is no longer supported: it gets security fixes only, no new features, and a later release
+may remove it, announced in its release notes. Migrate to the Global API now.
 `
 
 const guideChanges = `

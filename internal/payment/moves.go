@@ -135,12 +135,16 @@ func (s *Service) apply(ctx context.Context, p Payment, ev Event) (Payment, erro
 // save writes a change in one unit of work: the payment and its new
 // history, only while it is still in c.From, and the moves' notifications.
 func (s *Service) save(ctx context.Context, c Change) error {
-	return s.inTx(ctx, func(r Repos) error {
+	err := s.inTx(ctx, func(r Repos) error {
 		if err := r.Payments().Move(ctx, c); err != nil {
 			return err
 		}
 		return r.Outbox().Enqueue(ctx, c.Payment.UpdatedAt, c.Messages...)
 	})
+	if err == nil {
+		s.observeMoves(c)
+	}
+	return err
 }
 
 // settle applies p's timed move when it is due. When another request or

@@ -25,6 +25,8 @@ type Config struct {
 	// communication.notifications.url beyond its syntax: the production
 	// guard refuses URLs that resolve to internal addresses.
 	CheckNotificationURL func(ctx context.Context, rawURL, field string) error
+	// Observer, when set, is told about payments created and moved (metrics).
+	Observer Observer
 }
 
 // Service creates, reads and lists payments. Reads go to payments; each
@@ -130,6 +132,9 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 	})
 	if err != nil {
 		return Response{}, err
+	}
+	if !replayed {
+		s.observeCreated(stored)
 	}
 	return Response{Body: res.Body, ResourceID: res.ResourceID, Replayed: replayed}, nil
 }

@@ -1,0 +1,91 @@
+// Package metrics holds bankrail's Prometheus metrics of HTTP requests and
+// payments (the notification metrics live with their dispatcher, in
+// internal/notify/dispatch). Each is registered on the registry it is given,
+// so that several instances in one test process do not collide. The list of
+// metrics and what to alert on is docs/operations.md.
+package metrics
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/bankrail/bankrail/internal/payment"
+)
+
+// HTTP counts and times the requests the server answers, by method, route
+// pattern (never the raw path, which would make one series per payment) and
+// status code.
+type HTTP struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+// NewHTTP registers the HTTP metrics on reg.
+func NewHTTP(reg prometheus.Registerer) *HTTP {
+	labels := []string{"method", "route", "code"}
+	m := &HTTP{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "bankrail", Subsystem: "http", Name: "requests_total",
+			Help: "HTTP requests answered, by method, route pattern (unmatched: no route) and status code."}, labels),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "bankrail", Subsystem: "http", Name: "request_duration_seconds",
+			Help: "Time to answer an HTTP request, by method, route pattern and status code.", Buckets: prometheus.DefBuckets}, labels),
+	}
+	reg.MustRegister(m.requests, m.duration)
+	return m
+}
+
+// methods are the methods counted by name; any other is OTHER, so that a
+// client cannot create series at will.
+var methods = map[string]bool{http.MethodGet: true, http.MethodHead: true, http.MethodPost: true, http.MethodPut: true,
+	http.MethodPatch: true, http.MethodDelete: true, http.MethodOptions: true}
+
+// ObserveRequest records one answered request. route is the pattern that
+// served it ("/payments/{id}"), empty when none matched.
+func (m *HTTP) ObserveRequest(method, route string, status int, d time.Duration) {
+	if !methods[method] {
+		method = "OTHER"
+	}
+	if route == "" {
+		route = "unmatched"
+	}
+	code := strconv.Itoa(status)
+	m.requests.WithLabelValues(method, route, code).Inc()
+	m.duration.WithLabelValues(method, route, code).Observe(d.Seconds())
+}
+
+// Payments counts payments created, by payment system and channel, and the
+// moves of payments, by the status reached. It implements payment.Observer.
+type Payments struct {
+	created *prometheus.CounterVec
+	moved   *prometheus.CounterVec
+}
+
+var _ payment.Observer = (*Payments)(nil)
+
+// NewPayments registers the payment metrics on reg.
+func NewPayments(reg prometheus.Registerer) *Payments {
+	m := &Payments{
+		created: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "bankrail", Subsystem: "payments", Name: "created_total",
+			Help: "Payments created by this instance (replays excluded), by payment system and initiation channel."},
+			[]string{"payment_system", "channel"}),
+		moved: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "bankrail", Subsystem: "payments", Name: "moved_total",
+			Help: "Payment status moves made by this instance, by the status reached."}, []string{"status"}),
+	}
+	reg.MustRegister(m.created, m.moved)
+	for _, st := range payment.Statuses { // every status from 0, so that rates and ratios exist before the first move
+		m.moved.WithLabelValues(string(st))
+	}
+	return m
+}
+
+// PaymentCreated counts a new payment.
+func (m *Payments) PaymentCreated(p payment.Payment) {
+	m.created.WithLabelValues(string(p.System()), string(p.Channel)).Inc()
+}
+
+// PaymentMoved counts one move.
+func (m *Payments) PaymentMoved(_ payment.Payment, _, to payment.Status) {
+	m.moved.WithLabelValues(string(to)).Inc()
+}
