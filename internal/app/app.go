@@ -22,6 +22,7 @@ import (
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/legacy"
+	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/netguard"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/notify/dispatch"
@@ -179,6 +180,9 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		interval = DefaultTimedMoves
 	}
 	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
+	mandates := mandate.NewService(a.store.Mandates(), a.store.Amendments(), store.Transactor[mandate.Repos](a.store), a.clock,
+		mandate.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount})
+	a.workers = append(a.workers, worker.NewPeriodic("timed mandate moves", interval, a.log, mandates.RunTimedMoves))
 	metrics := a.buildNotifications(opts)
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox})
