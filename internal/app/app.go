@@ -194,6 +194,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metrics, Inbox: a.inbox(),
 		Pages: pages, PagePrefixes: checkout.Prefixes,
+		Mandates: mandates,
 	})
 	return nil
 }

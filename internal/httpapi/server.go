@@ -16,6 +16,7 @@ import (
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/inbox"
 	legacyapi "github.com/bankrail/bankrail/internal/legacy"
+	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
 )
@@ -44,6 +45,7 @@ type Deps struct {
 	Notifications *notify.Service    // the delivery log and test notifications
 	Metrics       http.Handler       // Prometheus metrics at GET /metrics
 	Inbox         *inbox.Service     // the sandbox's built-in notification receiver (nil in production)
+	Mandates      *mandate.Service   // mandates and their amendments
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.
