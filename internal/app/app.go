@@ -193,7 +193,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metrics, Inbox: a.inbox(),
-		Pages: pages, PagePrefixes: checkout.Prefixes,
+		Pages: pages.WithMandates(mandates), PagePrefixes: checkout.Prefixes,
 		Mandates: mandates,
 	})
 	return nil
