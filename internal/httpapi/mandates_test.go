@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/mandate"
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 // v1 is the API version header every mandate route requires.
@@ -358,9 +361,34 @@ func TestAmendmentRules(t *testing.T) {
 		// One open amendment per mandate; the state is checked before the body.
 		amend(t, env, token, vrp.ID, map[string]any{"validity": map[string]any{"to": "2029-01-01 00:00:00"}}).Error(t, 409, "CONFLICT")
 		amend(t, env, token, vrp.ID, map[string]any{}).Error(t, 409, "CONFLICT")
+		// Rule 4: once a payment used the mandate, validity.from cannot change (validity.to still can).
+		used := mustActiveMandate(t, env, token, payToBody())
+		useMandate(t, env, used.ID, 100)
+		if got := mandateCall(t, env, token, "GET", "/mandates/"+used.ID, nil, 200); got.UsedAt == nil || !got.UsedAt.Equal(apptest.Epoch) {
+			t.Fatalf("usedAt of a used mandate: %+v", got.UsedAt)
+		}
+		e := amend(t, env, token, used.ID, map[string]any{"validity": map[string]any{"from": "2026-07-01 00:00:00"},
+			"payTo": map[string]any{"limits": map[string]any{"payment": map[string]any{"amount": 0}}}}).Error(t, 422, "VALIDATION_FAILURE")
+		if got := fieldList(e); strings.Join(got, ",") != "TOO_LOW payTo.limits.payment.amount,FIELD_NOT_ALLOWED validity.from" {
+			t.Fatalf("every failing field at once: %v", got)
+		}
+		mustAmend(t, env, token, used.ID, map[string]any{"validity": map[string]any{"to": "2028-01-01 00:00:00"}})
+
 		mandateCall(t, env, token, "POST", "/mandates/"+payTo.ID+"/cancel", nil, 200)
 		amend(t, env, token, payTo.ID, map[string]any{}).Error(t, 409, "RESOURCE_NOT_MODIFIABLE")
 	})
+}
+
+// useMandate takes a payment of amount against mandate id as the payment
+// path will (POST /payments with mandateId is not wired yet): the mandate
+// service's Use in a unit of work of the instance's store.
+func useMandate(t *testing.T, env *apptest.Env, id string, amount int64) {
+	t.Helper()
+	st := env.App.Store()
+	svc := mandate.NewService(st.Mandates(), st.Amendments(), store.Transactor[mandate.Repos](st), env.App.Clock(), mandate.Config{MaxAmount: 1 << 40})
+	if _, err := svc.UseInTx(context.Background(), apptest.ShopID, mandate.PaymentUse{MandateID: id, Amount: amount}); err != nil {
+		t.Fatalf("use mandate %s: %v", id, err)
+	}
 }
 
 func TestAmendmentAnswers(t *testing.T) {
