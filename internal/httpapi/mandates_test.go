@@ -11,6 +11,7 @@ import (
 	"github.com/bankrail/bankrail/internal/apptest"
 	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/store"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // v1 is the API version header every mandate route requires.
@@ -162,7 +163,7 @@ type mandateNotice struct {
 }
 
 // notices waits for n notifications at rc and decodes them, checking their
-// signature.
+// signature with the public receiver package.
 func notices(t *testing.T, rc *apptest.Receiver, n int) []mandateNotice {
 	t.Helper()
 	var out []mandateNotice
@@ -171,8 +172,8 @@ func notices(t *testing.T, rc *apptest.Receiver, n int) []mandateNotice {
 		if err := json.Unmarshal(r.Body, &m); err != nil {
 			t.Fatalf("notification body %s: %v", r.Body, err)
 		}
-		if r.Header.Get("X-Service-Signed") == "" || m.Timestamp == "" {
-			t.Fatalf("unsigned or untimed notification %v %s", r.Header, r.Body)
+		if err := notification.Verify(apptest.NotificationSecrets[apptest.Merchant.ClientID], r.Header, r.Body); err != nil || m.Timestamp == "" {
+			t.Fatalf("notification %v %s: signature %v, or no timestamp", r.Header, r.Body, err)
 		}
 		m.Type = r.Header.Get("X-Service-Type")
 		out = append(out, m)
