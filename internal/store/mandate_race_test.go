@@ -9,17 +9,21 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/dbtest"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/event"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/mandate"
+	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/store"
 )
 
-// A payment's use of a mandate and an amendment of validity.from racing on
-// the same unused mandate never both win, on both engines: either the
-// amendment is created and the payment is refused (CONFLICT), or the
-// payment sets usedAt and the amendment is refused (FIELD_NOT_ALLOWED on
-// validity.from). Also the use rules: status, limit, currency.
-func TestMandateUseRacesAmendment(t *testing.T) {
+// Concurrency of mandates, on both engines: a payment's use of a mandate
+// and an amendment of validity.from racing on the same unused mandate never
+// both win (either the amendment is created and the payment is refused with
+// CONFLICT, or the payment sets usedAt and the amendment is refused with
+// FIELD_NOT_ALLOWED on validity.from); timed moves run by several instances
+// at once happen once (one event, one notification); and the rules of a
+// payment's use (status, limit, currency, payment system, visibility).
+func TestMandateConcurrency(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
@@ -84,6 +88,62 @@ func TestMandateUseRacesAmendment(t *testing.T) {
 			if _, err := svc.UseInTx(ctx, shop.ID, mandate.PaymentUse{MandateID: m.ID, Amount: 1}); !errs.Is(err, errs.ValidationFailure) {
 				t.Fatalf("a SUSPENDED mandate was used: %v", err)
 			}
+		})
+
+		t.Run("timed moves happen once across instances", func(t *testing.T) {
+			to := "2026-03-03 00:00:00"
+			var ids []string
+			for range 5 {
+				m, err := svc.Create(ctx, creator, mandate.CreateInput{Type: "VRP",
+					Payer:    mandate.PayerInput{Name: "Bo", SortCode: "040004", AccountNumber: "12345678"},
+					Validity: &mandate.ValidityInput{To: &to}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := svc.Authorise(ctx, shop.ID, m.ID, mandate.OutcomeAuthorised); err != nil {
+					t.Fatal(err)
+				}
+				from := "2026-03-02 00:00:00"
+				if _, err := svc.Amend(ctx, shop.ID, m.ID, mandate.AmendInput{Validity: &mandate.ValidityInput{From: &from}}); err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, m.ID)
+			}
+			clk.Set(time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)) // past validity.to and the 5 days
+			// Four instances (services over the store's pools) run the timed moves at once.
+			var wg sync.WaitGroup
+			errsOf := make([]error, 4)
+			for i := range errsOf {
+				wg.Add(1)
+				other := mandate.NewService(s.Mandates(), s.Amendments(), store.Transactor[mandate.Repos](s), clk, mandate.Config{MaxAmount: 1_000_000})
+				go func() { defer wg.Done(); errsOf[i] = other.RunTimedMoves(ctx) }()
+			}
+			wg.Wait()
+			for i, err := range errsOf {
+				if err != nil {
+					t.Fatalf("instance %d: %v", i, err)
+				}
+			}
+			for _, typ := range []string{mandate.EventExpired, mandate.EventAmendmentRequestAbandoned} {
+				evs, err := s.Events().List(ctx, shop.ID, event.Filter{Type: typ})
+				if err != nil || len(evs) != len(ids) {
+					t.Fatalf("%s events: %d %v, want one per mandate (%d)", typ, len(evs), err, len(ids))
+				}
+			}
+			for _, id := range ids {
+				page, err := s.ListNotifications(ctx, shop.ID, notify.Filter{PaymentID: id, Page: 1, Limit: 100})
+				if err != nil {
+					t.Fatal(err)
+				}
+				kinds := map[string]int{}
+				for _, n := range page.Items {
+					kinds[n.Type]++
+				}
+				if kinds[mandate.EventExpired] != 1 || kinds[mandate.EventAmendmentRequestAbandoned] != 1 {
+					t.Fatalf("notifications of mandate %s: %v, want one expiry and one abandonment", id, kinds)
+				}
+			}
+			clk.Set(t0)
 		})
 
 		t.Run("race", func(t *testing.T) {
