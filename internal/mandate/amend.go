@@ -135,7 +135,7 @@ func (s *Service) AmendmentForPayer(ctx context.Context, id, token string) (Amen
 	return a, m, err
 }
 
-// AnswerAsPayer is the payer's answer on the mock bank's amendment page.
+// AnswerAmendmentAsPayer is the payer's answer on the mock bank's amendment page.
 func (s *Service) AnswerAmendmentAsPayer(ctx context.Context, id, token string, approve bool) (Amendment, error) {
 	a, _, err := s.AmendmentForPayer(ctx, id, token)
 	if err != nil {

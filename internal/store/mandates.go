@@ -39,7 +39,7 @@ func (s *Store) Mandates() mandate.Repository { return mandates{s: s, q: s.read}
 // Amendments is the amendment repository outside any unit of work (reads).
 func (s *Store) Amendments() mandate.AmendmentRepository { return amendments{s: s, q: s.read} }
 
-// inTx fails a write attempted outside a unit of work.
+// inUnitOfWork fails a write attempted outside a unit of work.
 func inUnitOfWork(tx *sql.Tx, what string) error {
 	if tx == nil {
 		return fmt.Errorf("%s: only inside a unit of work", what)
