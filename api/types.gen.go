@@ -8,6 +8,60 @@ import (
 	"time"
 )
 
+// Defines values for AmendmentInitiator.
+const (
+	AmendmentInitiatorCUSTOMER AmendmentInitiator = "CUSTOMER"
+)
+
+// Valid indicates whether the value is a known member of the AmendmentInitiator enum.
+func (e AmendmentInitiator) Valid() bool {
+	switch e {
+	case AmendmentInitiatorCUSTOMER:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AmendmentTrack.
+const (
+	AmendmentTrackBILATERAL AmendmentTrack = "BILATERAL"
+)
+
+// Valid indicates whether the value is a known member of the AmendmentTrack enum.
+func (e AmendmentTrack) Valid() bool {
+	switch e {
+	case AmendmentTrackBILATERAL:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AmendmentStatus.
+const (
+	AmendmentStatusABANDONED        AmendmentStatus = "ABANDONED"
+	AmendmentStatusAPPROVED         AmendmentStatus = "APPROVED"
+	AmendmentStatusAWAITINGAPPROVAL AmendmentStatus = "AWAITING_APPROVAL"
+	AmendmentStatusDECLINED         AmendmentStatus = "DECLINED"
+)
+
+// Valid indicates whether the value is a known member of the AmendmentStatus enum.
+func (e AmendmentStatus) Valid() bool {
+	switch e {
+	case AmendmentStatusABANDONED:
+		return true
+	case AmendmentStatusAPPROVED:
+		return true
+	case AmendmentStatusAWAITINGAPPROVAL:
+		return true
+	case AmendmentStatusDECLINED:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorCode.
 const (
 	ErrorCodeACCESSDENIED          ErrorCode = "ACCESS_DENIED"
@@ -215,6 +269,54 @@ func (e JWKUse) Valid() bool {
 	}
 }
 
+// Defines values for MandateStatus.
+const (
+	MandateStatusACTIVE    MandateStatus = "ACTIVE"
+	MandateStatusCANCELLED MandateStatus = "CANCELLED"
+	MandateStatusDECLINED  MandateStatus = "DECLINED"
+	MandateStatusEXPIRED   MandateStatus = "EXPIRED"
+	MandateStatusREQUESTED MandateStatus = "REQUESTED"
+	MandateStatusSUSPENDED MandateStatus = "SUSPENDED"
+)
+
+// Valid indicates whether the value is a known member of the MandateStatus enum.
+func (e MandateStatus) Valid() bool {
+	switch e {
+	case MandateStatusACTIVE:
+		return true
+	case MandateStatusCANCELLED:
+		return true
+	case MandateStatusDECLINED:
+		return true
+	case MandateStatusEXPIRED:
+		return true
+	case MandateStatusREQUESTED:
+		return true
+	case MandateStatusSUSPENDED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MandateType.
+const (
+	MandateTypePAYTO MandateType = "PAYTO"
+	MandateTypeVRP   MandateType = "VRP"
+)
+
+// Valid indicates whether the value is a known member of the MandateType enum.
+func (e MandateType) Valid() bool {
+	switch e {
+	case MandateTypePAYTO:
+		return true
+	case MandateTypeVRP:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NotificationStatus.
 const (
 	NotificationStatusDELIVERED NotificationStatus = "DELIVERED"
@@ -392,6 +494,24 @@ func (e ReadinessStatus) Valid() bool {
 	case ReadinessStatusReady:
 		return true
 	case ReadinessStatusUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SandboxMandateAuthoriseRequestOutcome.
+const (
+	SandboxMandateAuthoriseRequestOutcomeAUTHORISED SandboxMandateAuthoriseRequestOutcome = "AUTHORISED"
+	SandboxMandateAuthoriseRequestOutcomeDECLINED   SandboxMandateAuthoriseRequestOutcome = "DECLINED"
+)
+
+// Valid indicates whether the value is a known member of the SandboxMandateAuthoriseRequestOutcome enum.
+func (e SandboxMandateAuthoriseRequestOutcome) Valid() bool {
+	switch e {
+	case SandboxMandateAuthoriseRequestOutcomeAUTHORISED:
+		return true
+	case SandboxMandateAuthoriseRequestOutcomeDECLINED:
 		return true
 	default:
 		return false
@@ -584,6 +704,36 @@ func (e HomeMode) Valid() bool {
 	}
 }
 
+// Defines values for GetAmendmentParamsXServiceAPIVersion.
+const (
+	GetAmendmentParamsXServiceAPIVersionN1 GetAmendmentParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetAmendmentParamsXServiceAPIVersion enum.
+func (e GetAmendmentParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetAmendmentParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RecallAmendmentParamsXServiceAPIVersion.
+const (
+	RecallAmendmentParamsXServiceAPIVersionN1 RecallAmendmentParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the RecallAmendmentParamsXServiceAPIVersion enum.
+func (e RecallAmendmentParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case RecallAmendmentParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateLegacyPaymentParamsXServiceAPIVersion.
 const (
 	CreateLegacyPaymentParamsXServiceAPIVersionEdge CreateLegacyPaymentParamsXServiceAPIVersion = "edge"
@@ -605,6 +755,111 @@ func (e CreateLegacyPaymentParamsXServiceAPIVersion) Valid() bool {
 	case CreateLegacyPaymentParamsXServiceAPIVersionN3:
 		return true
 	case CreateLegacyPaymentParamsXServiceAPIVersionN4:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListMandatesParamsXServiceAPIVersion.
+const (
+	ListMandatesParamsXServiceAPIVersionN1 ListMandatesParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListMandatesParamsXServiceAPIVersion enum.
+func (e ListMandatesParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListMandatesParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateMandateParamsXServiceAPIVersion.
+const (
+	CreateMandateParamsXServiceAPIVersionN1 CreateMandateParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the CreateMandateParamsXServiceAPIVersion enum.
+func (e CreateMandateParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case CreateMandateParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetMandateParamsXServiceAPIVersion.
+const (
+	GetMandateParamsXServiceAPIVersionN1 GetMandateParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetMandateParamsXServiceAPIVersion enum.
+func (e GetMandateParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetMandateParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateAmendmentParamsXServiceAPIVersion.
+const (
+	CreateAmendmentParamsXServiceAPIVersionN1 CreateAmendmentParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the CreateAmendmentParamsXServiceAPIVersion enum.
+func (e CreateAmendmentParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case CreateAmendmentParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CancelMandateParamsXServiceAPIVersion.
+const (
+	CancelMandateParamsXServiceAPIVersionN1 CancelMandateParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the CancelMandateParamsXServiceAPIVersion enum.
+func (e CancelMandateParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case CancelMandateParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ResumeMandateParamsXServiceAPIVersion.
+const (
+	ResumeMandateParamsXServiceAPIVersionN1 ResumeMandateParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ResumeMandateParamsXServiceAPIVersion enum.
+func (e ResumeMandateParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ResumeMandateParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SuspendMandateParamsXServiceAPIVersion.
+const (
+	SuspendMandateParamsXServiceAPIVersionN1 SuspendMandateParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the SuspendMandateParamsXServiceAPIVersion enum.
+func (e SuspendMandateParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case SuspendMandateParamsXServiceAPIVersionN1:
 		return true
 	default:
 		return false
@@ -666,6 +921,70 @@ type AccountIdentifiers struct {
 	// Examples: RHVBDEFF
 	SwiftBIC *string `json:"swiftBic,omitempty"`
 }
+
+// Amendment A request to change a mandate's terms, answered by the payer.
+type Amendment struct {
+	// ApprovalURL sandbox: the mock bank's page where the payer answers, while AWAITING_APPROVAL; else null
+	ApprovalURL *string            `json:"approvalUrl"`
+	Changes     AmendmentChanges   `json:"changes"`
+	CreatedAt   time.Time          `json:"createdAt"`
+	ID          string             `json:"id"`
+	Initiator   AmendmentInitiator `json:"initiator"`
+	MandateID   string             `json:"mandateId"`
+	Status      AmendmentState     `json:"status"`
+	Track       AmendmentTrack     `json:"track"`
+	UpdatedAt   time.Time          `json:"updatedAt"`
+}
+
+// AmendmentValidity defines model for Amendment.changes.validity.
+type AmendmentValidity struct {
+	// From date, space, time, in UTC: `2026-06-01 09:00:00`
+	From *MandateTimestamp `json:"from,omitempty"`
+
+	// To date, space, time, in UTC: `2026-06-01 09:00:00`
+	To *MandateTimestamp `json:"to,omitempty"`
+}
+
+// AmendmentChanges defines model for Amendment.changes.
+type AmendmentChanges struct {
+	// PayTo The PayTo terms (PAYTO mandates only).
+	PayTo    *MandatePayTo      `json:"payTo,omitempty"`
+	Validity *AmendmentValidity `json:"validity,omitempty"`
+}
+
+// AmendmentInitiator defines model for Amendment.Initiator.
+type AmendmentInitiator string
+
+// AmendmentDetails defines model for Amendment.status.details.
+type AmendmentDetails struct {
+	// Code APPROVED_BY_PAYER, DECLINED_BY_PAYER or NO_ANSWER
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+}
+
+// AmendmentState defines model for Amendment.status.
+type AmendmentState struct {
+	// Details null while AWAITING_APPROVAL
+	Details *AmendmentDetails `json:"details"`
+
+	// Status A RECALLED amendment is never shown (404).
+	Status AmendmentStatus `json:"status"`
+}
+
+// AmendmentTrack defines model for Amendment.Track.
+type AmendmentTrack string
+
+// AmendmentRequest The body of POST /mandates/{id}/amendments.
+type AmendmentRequest struct {
+	// PayTo The PayTo terms (PAYTO mandates only).
+	PayTo *MandatePayTo `json:"payTo,omitempty"`
+
+	// Validity A validity to set; the parts left out stay as they are. Timestamps `YYYY-MM-DD hh:mm:ss` (UTC).
+	Validity *MandateValidityChange `json:"validity,omitempty"`
+}
+
+// AmendmentStatus A RECALLED amendment is never shown (404).
+type AmendmentStatus string
 
 // Bank defines model for Bank.
 type Bank struct {
@@ -967,6 +1286,100 @@ type LegacyShopper struct {
 type LegacySummaryDetail struct {
 	Label string `json:"label"`
 	Value string `json:"value"`
+}
+
+// Mandate A mandate.
+type Mandate struct {
+	// AuthorisationURL sandbox: the mock bank's page where the payer authorises the mandate, while REQUESTED; else null
+	AuthorisationURL *string   `json:"authorisationUrl"`
+	CreatedAt        time.Time `json:"createdAt"`
+	Currency         string    `json:"currency"`
+	CustomerID       string    `json:"customerId"`
+	ID               string    `json:"id"`
+
+	// PayTo The PayTo terms (PAYTO mandates only).
+	PayTo  *MandatePayTo `json:"payTo,omitempty"`
+	Payer  MandatePayer  `json:"payer"`
+	Status MandateStatus `json:"status"`
+
+	// Type PAYTO (Australia, AUD, payments on NPP_PAY_TO_AU) or VRP (UK variable recurring payments, GBP, on OPEN_BANKING_UK).
+	Type      MandateType `json:"type"`
+	UpdatedAt time.Time   `json:"updatedAt"`
+
+	// UsedAt the first payment against it; null while unused
+	UsedAt   *time.Time      `json:"usedAt"`
+	Validity MandateValidity `json:"validity"`
+}
+
+// MandateAccountIdentifiers VRP: `iban` (GB), or `sortCode` (6 digits) and `accountNumber` (8 digits); PAYTO: `bsb` (6 digits) and `accountNumber` (6 to 9 digits).
+type MandateAccountIdentifiers struct {
+	AccountNumber *string `json:"accountNumber,omitempty"`
+	Bsb           *string `json:"bsb,omitempty"`
+	IBAN          *string `json:"iban,omitempty"`
+	SortCode      *string `json:"sortCode,omitempty"`
+}
+
+// MandateCreateRequest The body of POST /mandates (sandbox).
+type MandateCreateRequest struct {
+	// Currency optional; must be the type's (PAYTO: AUD, VRP: GBP)
+	Currency *string `json:"currency,omitempty"`
+
+	// PayTo The PayTo terms (PAYTO mandates only).
+	PayTo *MandatePayTo `json:"payTo,omitempty"`
+	Payer MandatePayer  `json:"payer"`
+
+	// Type PAYTO or VRP
+	Type string `json:"type"`
+
+	// Validity A validity to set; the parts left out stay as they are. Timestamps `YYYY-MM-DD hh:mm:ss` (UTC).
+	Validity *MandateValidityChange `json:"validity,omitempty"`
+}
+
+// MandatePayTo The PayTo terms (PAYTO mandates only).
+type MandatePayTo struct {
+	Limits *MandatePayToLimits `json:"limits,omitempty"`
+}
+
+// MandatePayToPaymentLimit defines model for MandatePayTo.limits.payment.
+type MandatePayToPaymentLimit struct {
+	// Amount the most one payment may take, in minor units (at least 1)
+	Amount *int64 `json:"amount,omitempty"`
+}
+
+// MandatePayToLimits defines model for MandatePayTo.limits.
+type MandatePayToLimits struct {
+	Payment *MandatePayToPaymentLimit `json:"payment,omitempty"`
+}
+
+// MandatePayer defines model for MandatePayer.
+type MandatePayer struct {
+	// AccountIdentifiers VRP: `iban` (GB), or `sortCode` (6 digits) and `accountNumber` (8 digits); PAYTO: `bsb` (6 digits) and `accountNumber` (6 to 9 digits).
+	AccountIdentifiers MandateAccountIdentifiers `json:"accountIdentifiers"`
+	Name               string                    `json:"name"`
+}
+
+// MandateStatus defines model for MandateStatus.
+type MandateStatus string
+
+// MandateTimestamp date, space, time, in UTC: `2026-06-01 09:00:00`
+type MandateTimestamp = string
+
+// MandateType PAYTO (Australia, AUD, payments on NPP_PAY_TO_AU) or VRP (UK variable recurring payments, GBP, on OPEN_BANKING_UK).
+type MandateType string
+
+// MandateValidity defines model for MandateValidity.
+type MandateValidity struct {
+	// From date, space, time, in UTC: `2026-06-01 09:00:00`
+	From MandateTimestamp `json:"from"`
+
+	// To null when the mandate has no end
+	To *MandateTimestamp `json:"to"`
+}
+
+// MandateValidityChange A validity to set; the parts left out stay as they are. Timestamps `YYYY-MM-DD hh:mm:ss` (UTC).
+type MandateValidityChange struct {
+	From *string `json:"from,omitempty"`
+	To   *string `json:"to,omitempty"`
 }
 
 // NameMatchScore defines model for NameMatchScore.
@@ -1386,6 +1799,14 @@ type SandboxInboxEntry struct {
 	Type *string `json:"type,omitempty"`
 }
 
+// SandboxMandateAuthoriseRequest The body of POST /sandbox/mandates/{id}/authorise.
+type SandboxMandateAuthoriseRequest struct {
+	Outcome SandboxMandateAuthoriseRequestOutcome `json:"outcome"`
+}
+
+// SandboxMandateAuthoriseRequestOutcome defines model for SandboxMandateAuthoriseRequest.Outcome.
+type SandboxMandateAuthoriseRequestOutcome string
+
 // SandboxOutcome A sandbox outcome; a `>` chain plays its moves in order, the part after `DELAYED_AT_BANK` is the bank's answer 2 minutes later.
 type SandboxOutcome string
 
@@ -1433,6 +1854,9 @@ type URLObject struct {
 	URL string `json:"url"`
 }
 
+// AmendmentID defines model for AmendmentId.
+type AmendmentID = string
+
 // APIVersion defines model for ApiVersion.
 type APIVersion string
 
@@ -1444,6 +1868,9 @@ type InitiationChannel string
 
 // LegacyAPIVersion defines model for LegacyApiVersion.
 type LegacyAPIVersion string
+
+// MandateID defines model for MandateId.
+type MandateID = string
 
 // PaymentID defines model for PaymentId.
 type PaymentID = string
@@ -1520,6 +1947,24 @@ type HomeIndex struct {
 	Version *string `json:"version,omitempty"`
 }
 
+// GetAmendmentParams defines parameters for GetAmendment.
+type GetAmendmentParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetAmendmentParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetAmendmentParamsXServiceAPIVersion defines parameters for GetAmendment.
+type GetAmendmentParamsXServiceAPIVersion string
+
+// RecallAmendmentParams defines parameters for RecallAmendment.
+type RecallAmendmentParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion RecallAmendmentParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// RecallAmendmentParamsXServiceAPIVersion defines parameters for RecallAmendment.
+type RecallAmendmentParamsXServiceAPIVersion string
+
 // ListBanksParams defines parameters for ListBanks.
 type ListBanksParams struct {
 	// Country ISO 3166-1 alpha-2
@@ -1559,6 +2004,77 @@ type CreateLegacyPaymentParamsXServiceAPIVersion string
 type GetLegacyNameMatchScoreParams struct {
 	AllowInitials *bool `form:"allow_initials,omitempty" json:"allow_initials,omitempty"`
 }
+
+// ListMandatesParams defines parameters for ListMandates.
+type ListMandatesParams struct {
+	Status *MandateStatus `form:"status,omitempty" json:"status,omitempty"`
+	Type   *MandateType   `form:"type,omitempty" json:"type,omitempty"`
+
+	// CustomerID only this customer (yours or one below it)
+	CustomerID *string `form:"customerId,omitempty" json:"customerId,omitempty"`
+	Page       *int64  `form:"page,omitempty" json:"page,omitempty"`
+	Limit      *int64  `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListMandatesParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListMandatesParamsXServiceAPIVersion defines parameters for ListMandates.
+type ListMandatesParamsXServiceAPIVersion string
+
+// CreateMandateParams defines parameters for CreateMandate.
+type CreateMandateParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion CreateMandateParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// CreateMandateParamsXServiceAPIVersion defines parameters for CreateMandate.
+type CreateMandateParamsXServiceAPIVersion string
+
+// GetMandateParams defines parameters for GetMandate.
+type GetMandateParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetMandateParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetMandateParamsXServiceAPIVersion defines parameters for GetMandate.
+type GetMandateParamsXServiceAPIVersion string
+
+// CreateAmendmentParams defines parameters for CreateAmendment.
+type CreateAmendmentParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion CreateAmendmentParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// CreateAmendmentParamsXServiceAPIVersion defines parameters for CreateAmendment.
+type CreateAmendmentParamsXServiceAPIVersion string
+
+// CancelMandateParams defines parameters for CancelMandate.
+type CancelMandateParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion CancelMandateParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// CancelMandateParamsXServiceAPIVersion defines parameters for CancelMandate.
+type CancelMandateParamsXServiceAPIVersion string
+
+// ResumeMandateParams defines parameters for ResumeMandate.
+type ResumeMandateParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ResumeMandateParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ResumeMandateParamsXServiceAPIVersion defines parameters for ResumeMandate.
+type ResumeMandateParamsXServiceAPIVersion string
+
+// SuspendMandateParams defines parameters for SuspendMandate.
+type SuspendMandateParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion SuspendMandateParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// SuspendMandateParamsXServiceAPIVersion defines parameters for SuspendMandate.
+type SuspendMandateParamsXServiceAPIVersion string
 
 // ListNotificationsParams defines parameters for ListNotifications.
 type ListNotificationsParams struct {
@@ -1634,6 +2150,12 @@ type CreateLegacyTokenFormdataRequestBody = TokenRequest
 // CreateLegacyPaymentJSONRequestBody defines body for CreateLegacyPayment for application/json ContentType.
 type CreateLegacyPaymentJSONRequestBody = LegacyPaymentRequest
 
+// CreateMandateJSONRequestBody defines body for CreateMandate for application/json ContentType.
+type CreateMandateJSONRequestBody = MandateCreateRequest
+
+// CreateAmendmentJSONRequestBody defines body for CreateAmendment for application/json ContentType.
+type CreateAmendmentJSONRequestBody = AmendmentRequest
+
 // CreateTokenJSONRequestBody defines body for CreateToken for application/json ContentType.
 type CreateTokenJSONRequestBody = TokenRequest
 
@@ -1648,6 +2170,9 @@ type AdvanceSandboxClockJSONRequestBody = SandboxClockAdvance
 
 // ReceiveSandboxNotificationJSONRequestBody defines body for ReceiveSandboxNotification for application/json ContentType.
 type ReceiveSandboxNotificationJSONRequestBody = ReceiveSandboxNotificationJSONBody
+
+// AuthoriseSandboxMandateJSONRequestBody defines body for AuthoriseSandboxMandate for application/json ContentType.
+type AuthoriseSandboxMandateJSONRequestBody = SandboxMandateAuthoriseRequest
 
 // AuthoriseSandboxPaymentJSONRequestBody defines body for AuthoriseSandboxPayment for application/json ContentType.
 type AuthoriseSandboxPaymentJSONRequestBody = SandboxAuthoriseRequest

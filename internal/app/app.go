@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"runtime"
 	"net/http"
+	"runtime"
 	"sync"
 	"time"
 
@@ -23,6 +23,7 @@ import (
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/legacy"
+	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/metrics"
 	"github.com/bankrail/bankrail/internal/netguard"
 	"github.com/bankrail/bankrail/internal/notify"
@@ -194,6 +195,9 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		interval = DefaultTimedMoves
 	}
 	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
+	mandates := mandate.NewService(a.store.Mandates(), a.store.Amendments(), store.Transactor[mandate.Repos](a.store), a.clock,
+		mandate.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount})
+	a.workers = append(a.workers, worker.NewPeriodic("timed mandate moves", interval, a.log, mandates.RunTimedMoves))
 	a.buildNotifications(opts, reg)
 	connectors, err := bankConnectors(a.cfg.Mode, a.payments.Banks())
 	if err != nil {
@@ -213,7 +217,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),
-		Pages: pages, PagePrefixes: checkout.Prefixes, Demo: demo,
+		Pages: pages.WithMandates(mandates), PagePrefixes: checkout.Prefixes, Demo: demo,
+		Mandates: mandates,
 	})
 	return nil
 }

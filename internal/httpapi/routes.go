@@ -49,6 +49,18 @@ func (s *Server) routes() {
 		s.handle("POST /notifications/test", s.testNotification, needs(identity.NotificationsWrite))
 		s.handle("POST /notifications/resume", s.resumeNotifications, needs(identity.NotificationsWrite))
 	}
+	// Mandates and their amendments (creation is sandbox only).
+	if s.Mandates != nil {
+		s.handle("POST /mandates", s.createMandate, needs(identity.PaymentsWrite), versioned)
+		s.handle("GET /mandates", s.listMandates, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /mandates/{id}", s.getMandate, needs(identity.PaymentsRead), versioned)
+		s.handle("POST /mandates/{id}/suspend", s.suspendMandate, needs(identity.PaymentsWrite), versioned)
+		s.handle("POST /mandates/{id}/resume", s.resumeMandate, needs(identity.PaymentsWrite), versioned)
+		s.handle("POST /mandates/{id}/cancel", s.cancelMandate, needs(identity.PaymentsWrite), versioned)
+		s.handle("POST /mandates/{id}/amendments", s.createAmendment, needs(identity.PaymentsWrite), versioned)
+		s.handle("GET /amendments/{id}", s.getAmendment, needs(identity.PaymentsRead), versioned)
+		s.handle("POST /amendments/{id}/recall", s.recallAmendment, needs(identity.PaymentsWrite), versioned)
+	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
 	}
@@ -64,6 +76,11 @@ func (s *Server) routes() {
 		if s.Payments != nil {
 			s.handle("POST /sandbox/payments/{id}/authorise", s.authoriseSandboxPayment, needs(identity.SandboxControl))
 			s.handle("POST "+demoPaymentPath, s.createDemoPayment, public)
+		}
+		if s.Mandates != nil {
+			s.handle("POST /sandbox/mandates/{id}/authorise", s.authoriseSandboxMandate, needs(identity.SandboxControl))
+			s.handle("POST /sandbox/amendments/{id}/approve", s.approveSandboxAmendment, needs(identity.SandboxControl))
+			s.handle("POST /sandbox/amendments/{id}/decline", s.declineSandboxAmendment, needs(identity.SandboxControl))
 		}
 	}
 }

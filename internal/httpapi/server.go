@@ -17,6 +17,7 @@ import (
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/inbox"
 	legacyapi "github.com/bankrail/bankrail/internal/legacy"
+	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
 )
@@ -47,6 +48,7 @@ type Deps struct {
 	Requests      RequestObserver    // told about every answered request (metrics); may be nil
 	Inbox         *inbox.Service     // the sandbox's built-in notification receiver (nil in production)
 	Demo          *DemoMerchant      // the sandbox's demo merchant (nil in production or with a seed file)
+	Mandates      *mandate.Service   // mandates and their amendments
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.

@@ -73,6 +73,7 @@ type tenancyCase struct {
 	OK       int  // the status an allowed caller gets
 	List     bool // a list: allowed callers find the resource in it, others do not
 	Legacy   bool // answers in the legacy error shape
+	Header   map[string]string
 }
 
 var tenancyCases = []tenancyCase{
@@ -137,7 +138,7 @@ func TestTenancyMatrix(t *testing.T) {
 			for _, rel := range relations {
 				t.Run(c.Route+"/"+rel.Name, func(t *testing.T) {
 					r := newResource(t, env, rel.Owner)
-					resp := env.Do(t, apptest.Request{Method: method(c.Route), Path: c.Path(r), Body: c.Body, Token: env.Token(t, rel.Caller)})
+					resp := env.Do(t, apptest.Request{Method: method(c.Route), Path: c.Path(r), Body: c.Body, Header: c.Header, Token: env.Token(t, rel.Caller)})
 					allowed := rel.Reads && (!c.Write || rel.Writes)
 					switch {
 					case c.List:
