@@ -51,7 +51,7 @@ type App struct {
 	log      *slog.Logger
 	store    *store.Store
 	clock    clock.Clock
-	virtual  *clock.Virtual
+	virtual  *clock.Tenants
 	identity *identity.Service
 	auth     *auth.Service
 	payments *payment.Service
@@ -119,12 +119,8 @@ func (a *App) core(ctx context.Context, opts Options) error {
 	}
 	a.clock = base
 	if a.cfg.Mode == config.Sandbox {
-		a.virtual = clock.NewVirtual(base, a.store)
-		if err := a.virtual.Load(ctx); err != nil {
-			return err
-		}
+		a.virtual = clock.NewTenants(base, a.store.TenantClocks(), a.cfg.ClockRefresh)
 		a.clock = a.virtual
-		a.workers = append(a.workers, worker.NewPeriodic("sandbox clock refresh", a.cfg.ClockRefresh, a.log, a.virtual.Load))
 	}
 	hash := identity.DefaultHashParams
 	if opts.HashParams != nil {

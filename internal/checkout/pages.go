@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/payment"
@@ -195,9 +196,13 @@ func (h *Handler) finish(w http.ResponseWriter, r *http.Request, p payment.Payme
 	if err != nil {
 		return err
 	}
+	timed, err := clock.For(r.Context(), h.Clock, p.CustomerID) // the payment's tenant's (sandbox) clock
+	if err != nil {
+		return err
+	}
 	status, _ := notificationStatus(p.Status)
 	signed := notification.SignReturn(secret, notification.Return{PaymentID: p.ID, Status: status,
-		DetailedStatus: string(p.Status), Timed: h.Clock.Now()})
+		DetailedStatus: string(p.Status), Timed: timed})
 	http.Redirect(w, r, appendQuery(target, signed.Encode()), http.StatusSeeOther)
 	return nil
 }
