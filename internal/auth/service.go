@@ -126,6 +126,11 @@ func (s *Service) Refresh(ctx context.Context, g RefreshGrant) (TokenPair, error
 	if err != nil {
 		return TokenPair{}, err
 	}
+	if tenantNow.Before(tok.CreatedAt.Add(-time.Minute)) { // made by an instance that saw an advance first?
+		if tenantNow, err = clock.Fresh(ctx, s.clock, user.CustomerID); err != nil {
+			return TokenPair{}, err
+		}
+	}
 	if !tok.RevokedAt.IsZero() || !tenantNow.Before(tok.ExpiresAt) || tenantNow.Before(tok.CreatedAt.Add(-time.Minute)) {
 		return TokenPair{}, invalid
 	}
@@ -243,8 +248,16 @@ func (s *Service) verify(ctx context.Context, token string) (Principal, error) {
 	if err != nil {
 		return Principal{}, err
 	}
-	err = jwt.NewValidator(jwt.WithExpirationRequired(), jwt.WithIssuer(s.cfg.Issuer),
-		jwt.WithTimeFunc(func() time.Time { return now })).Validate(&claims)
+	validate := func(now time.Time) error {
+		return jwt.NewValidator(jwt.WithExpirationRequired(), jwt.WithIssuer(s.cfg.Issuer),
+			jwt.WithTimeFunc(func() time.Time { return now })).Validate(&claims)
+	}
+	err = validate(now)
+	if errors.Is(err, jwt.ErrTokenNotValidYet) { // issued by an instance that saw an advance first
+		if now, err = clock.Fresh(ctx, s.clock, claims.CustomerID); err == nil {
+			err = validate(now)
+		}
+	}
 	if err != nil {
 		msg := errBadToken
 		if errors.Is(err, jwt.ErrTokenExpired) {
@@ -268,6 +281,11 @@ func (s *Service) checkTime(ctx context.Context, p Principal) error {
 	now, err := clock.For(ctx, s.clock, p.CustomerID)
 	if err != nil {
 		return err
+	}
+	if now.Before(p.NotBefore) { // issued by an instance that saw an advance first?
+		if now, err = clock.Fresh(ctx, s.clock, p.CustomerID); err != nil {
+			return err
+		}
 	}
 	switch {
 	case !now.Before(p.ExpiresAt):

@@ -97,13 +97,22 @@ func TestTenantClockSeesOtherInstancesWithinTTL(t *testing.T) {
 	if got := mustNow(t, b, "psp"); !got.Equal(start) {
 		t.Fatalf("b must keep its read for OffsetTTL, got %s", got)
 	}
+	if got, err := Fresh(context.Background(), b, "shop"); err != nil || !got.Equal(start.Add(time.Hour)) {
+		t.Fatalf("Fresh past the cache = %s, %v", got, err)
+	}
+	if _, err := a.Reset(context.Background(), "psp"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustNow(t, b, "psp"); !got.Equal(start.Add(time.Hour)) {
+		t.Fatalf("b must keep its fresh read for OffsetTTL, got %s", got)
+	}
 	base.Advance(OffsetTTL)
-	if got, want := mustNow(t, b, "psp"), start.Add(OffsetTTL+time.Hour); !got.Equal(want) {
-		t.Fatalf("b after OffsetTTL = %s, want %s", got, want)
+	if got, want := mustNow(t, b, "psp"), start.Add(OffsetTTL); !got.Equal(want) {
+		t.Fatalf("b after OffsetTTL = %s, want %s (a's reset)", got, want)
 	}
 	reads := shared.reads
-	mustNow(t, b, "shop") // another customer of the tenant: its top is read once
-	mustNow(t, b, "shop")
+	mustNow(t, b, "other") // another tenant: read once, then from the cache
+	mustNow(t, b, "other")
 	if shared.reads != reads+1 {
 		t.Fatalf("reads = %d, want %d: a fresh offset comes from the cache", shared.reads, reads+1)
 	}

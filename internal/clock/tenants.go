@@ -45,7 +45,10 @@ type TenantStore interface {
 // belongs to no customer.
 type TenantClock interface {
 	Clock
+	// NowFor is the time of customerID's tenant, from a short cache.
 	NowFor(ctx context.Context, customerID string) (time.Time, error)
+	// FreshFor is NowFor read from the database, past the cache.
+	FreshFor(ctx context.Context, customerID string) (time.Time, error)
 }
 
 // For returns the time of customerID on c: its tenant's sandbox time when c
@@ -53,6 +56,16 @@ type TenantClock interface {
 func For(ctx context.Context, c Clock, customerID string) (time.Time, error) {
 	if tc, ok := c.(TenantClock); ok && customerID != "" {
 		return tc.NowFor(ctx, customerID)
+	}
+	return c.Now(), nil
+}
+
+// Fresh is For past any cache: for a time that looks like it comes from the
+// tenant's future (a token issued by another instance just after an
+// advance there), before refusing it.
+func Fresh(ctx context.Context, c Clock, customerID string) (time.Time, error) {
+	if tc, ok := c.(TenantClock); ok && customerID != "" {
+		return tc.FreshFor(ctx, customerID)
 	}
 	return c.Now(), nil
 }
@@ -107,6 +120,13 @@ func (t *Tenants) NowFor(ctx context.Context, customerID string) (time.Time, err
 	return r.Now, err
 }
 
+// FreshFor returns the time on the clock of customerID's tenant, read from
+// the store (and cached).
+func (t *Tenants) FreshFor(ctx context.Context, customerID string) (time.Time, error) {
+	r, err := t.load(ctx, customerID)
+	return r.Now, err
+}
+
 // Read returns the clock of customerID's tenant, from the cache when it was
 // read less than the TTL ago (on the base clock).
 func (t *Tenants) Read(ctx context.Context, customerID string) (Reading, error) {
@@ -118,6 +138,12 @@ func (t *Tenants) Read(ctx context.Context, customerID string) (Reading, error) 
 	if known && fresh && now.Sub(c.read) < t.ttl && !now.Before(c.read) {
 		return Reading{TenantID: top, Now: now.Add(c.offset), Offset: c.offset}, nil
 	}
+	return t.load(ctx, customerID)
+}
+
+// load reads the clock of customerID's tenant from the store and caches it.
+func (t *Tenants) load(ctx context.Context, customerID string) (Reading, error) {
+	now := t.base.Now()
 	top, off, err := t.store.TenantClock(ctx, customerID)
 	if err != nil {
 		return Reading{}, fmt.Errorf("read the sandbox clock of customer %s: %w", customerID, err)
