@@ -64,8 +64,13 @@ func TestTenantClocksAreSeparateAndSharedByATree(t *testing.T) {
 	t.Parallel()
 	base := NewFake(start)
 	c := NewTenants(base, newMemTenants(), 0)
+	woken := 0
+	c.OnAdvance(func() { woken++ })
 	if _, err := c.Advance(context.Background(), "shop", time.Hour); err != nil {
 		t.Fatal(err)
+	}
+	if woken != 1 {
+		t.Errorf("OnAdvance called %d times, want 1", woken)
 	}
 	for customer, want := range map[string]time.Time{"shop": start.Add(time.Hour), "psp": start.Add(time.Hour), "other": start} {
 		if got := mustNow(t, c, customer); !got.Equal(want) {

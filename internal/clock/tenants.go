@@ -87,9 +87,10 @@ type Tenants struct {
 	store TenantStore
 	ttl   time.Duration
 
-	mu      sync.Mutex
-	tops    map[string]string // customer -> top-level customer (the tree does not change)
-	offsets map[string]cachedOffset
+	mu        sync.Mutex
+	tops      map[string]string // customer -> top-level customer (the tree does not change)
+	offsets   map[string]cachedOffset
+	onAdvance []func()
 }
 
 type cachedOffset struct {
@@ -169,6 +170,12 @@ func (t *Tenants) Advance(ctx context.Context, customerID string, d time.Duratio
 	}
 	now := t.base.Now()
 	t.remember(customerID, r.TenantID, off, now)
+	t.mu.Lock()
+	wake := t.onAdvance
+	t.mu.Unlock()
+	for _, fn := range wake {
+		fn()
+	}
 	return Reading{TenantID: r.TenantID, Now: now.Add(off), Offset: off}, nil
 }
 
@@ -184,6 +191,15 @@ func (t *Tenants) Reset(ctx context.Context, customerID string) (Reading, error)
 	now := t.base.Now()
 	t.remember(customerID, r.TenantID, 0, now)
 	return Reading{TenantID: r.TenantID, Now: now}, nil
+}
+
+// OnAdvance registers fn, called after each advance made through t, so that
+// a worker looks for what became due at once instead of at its next poll.
+// fn must not block.
+func (t *Tenants) OnAdvance(fn func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.onAdvance = append(t.onAdvance, fn)
 }
 
 // remember caches customerID's tenant and that tenant's offset.
