@@ -231,3 +231,26 @@ func TestSandboxClockAcrossInstances(t *testing.T) {
 		}
 	})
 }
+
+// Idempotency-Keys expire on their customer's tenant's clock: after A's
+// advance past the TTL, A's key makes a new payment while B's key, stored
+// at the same moment, still replays.
+func TestIdempotencyKeysExpireOnTheirTenantsClock(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		a, b := env.Token(t, apptest.OtherMerch), env.Token(t, apptest.Merchant)
+		firstA := mustCreate(t, env, a, euBody(), key("order-ttl"))
+		firstB := mustCreate(t, env, b, euBody(), key("order-ttl"))
+		advanceClock(t, env, a, int64(env.Config.IdempotencyTTL/time.Second)+1)
+		a = env.Token(t, apptest.OtherMerch) // the old token expired with A's clock
+		if again := mustCreate(t, env, a, euBody(), key("order-ttl")); again.ID == firstA.ID {
+			t.Fatal("A's key did not expire with A's clock")
+		}
+		replay := postPayment(t, env, b, euBody(), key("order-ttl"))
+		var got record
+		replay.JSON(t, &got)
+		if replay.Status != http.StatusCreated || replay.Header.Get("Idempotent-Replayed") != "true" || got.ID != firstB.ID {
+			t.Fatalf("B's key after A's advance: %d %v %s", replay.Status, replay.Header, replay.Body)
+		}
+	})
+}
