@@ -140,8 +140,8 @@ func TestTenantClockBoundAndReset(t *testing.T) {
 		}
 		total += MaxAdvance
 	}
-	if _, err := c.Advance(ctx, "psp", MaxOffset-total+time.Second); !errors.Is(err, ErrOffsetBound) {
-		t.Fatalf("advance past MaxOffset: %v", err)
+	if r, err := c.Advance(ctx, "psp", MaxOffset-total+time.Second); !errors.Is(err, ErrOffsetBound) || r.Offset != total {
+		t.Fatalf("advance past MaxOffset: %+v, %v; want ErrOffsetBound with the offset as it is", r, err)
 	}
 	r, err := c.Advance(ctx, "psp", MaxOffset-total)
 	if err != nil || r.Offset != MaxOffset || r.TenantID != "psp" {

@@ -155,7 +155,8 @@ func (t *Tenants) load(ctx context.Context, customerID string) (Reading, error) 
 
 // Advance moves the clock of customerID's tenant forward by d (0 < d <=
 // MaxAdvance) for every customer of that tenant, on every instance. An
-// advance past MaxOffset in total is ErrOffsetBound and changes nothing.
+// advance past MaxOffset in total is ErrOffsetBound and changes nothing; it
+// comes with the clock as it is in the store (to say how much is left).
 func (t *Tenants) Advance(ctx context.Context, customerID string, d time.Duration) (Reading, error) {
 	if d <= 0 || d > MaxAdvance {
 		return Reading{}, fmt.Errorf("advance of %s is out of range (0, %s]", d, MaxAdvance)
@@ -165,6 +166,11 @@ func (t *Tenants) Advance(ctx context.Context, customerID string, d time.Duratio
 		return Reading{}, err
 	}
 	off, err := t.store.AdvanceTenantClock(ctx, r.TenantID, d, MaxOffset)
+	if errors.Is(err, ErrOffsetBound) {
+		if r, lerr := t.load(ctx, customerID); lerr == nil {
+			return r, err
+		}
+	}
 	if err != nil {
 		return Reading{}, fmt.Errorf("advance the sandbox clock of %s: %w", r.TenantID, err)
 	}

@@ -48,10 +48,9 @@ func (s *Server) advanceSandboxClock(w http.ResponseWriter, r *http.Request) err
 	if err := v.Err(); err != nil {
 		return err
 	}
-	customer := principal(r).CustomerID
-	c, err := s.Sandbox.Advance(r.Context(), customer, time.Duration(*req.Seconds)*time.Second)
+	c, err := s.Sandbox.Advance(r.Context(), principal(r).CustomerID, time.Duration(*req.Seconds)*time.Second)
 	if errors.Is(err, clock.ErrOffsetBound) {
-		return s.offsetBound(r, customer)
+		return offsetBound(c)
 	}
 	if err != nil {
 		return err
@@ -61,12 +60,8 @@ func (s *Server) advanceSandboxClock(w http.ResponseWriter, r *http.Request) err
 }
 
 // offsetBound is the refusal of an advance past clock.MaxOffset: how far the
-// clock is ahead, how much more it may move, and the way back.
-func (s *Server) offsetBound(r *http.Request, customer string) error {
-	c, err := s.Sandbox.Read(r.Context(), customer)
-	if err != nil {
-		return err
-	}
+// clock c is ahead, how much more it may move, and the way back.
+func offsetBound(c clock.Reading) error {
 	maxOffset, ahead := int64(clock.MaxOffset/time.Second), int64(c.Offset/time.Second)
 	var v errs.Validation
 	v.Add(errs.TooHigh, "seconds", "seconds must be at most %d: the sandbox clock is %d seconds ahead of the wall clock "+
