@@ -12,6 +12,7 @@ import (
 	"github.com/bankrail/bankrail/internal/apptest"
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/inbox"
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/notification"
 )
@@ -251,6 +252,30 @@ func TestIdempotencyKeysExpireOnTheirTenantsClock(t *testing.T) {
 		replay.JSON(t, &got)
 		if replay.Status != http.StatusCreated || replay.Header.Get("Idempotent-Replayed") != "true" || got.ID != firstB.ID {
 			t.Fatalf("B's key after A's advance: %d %v %s", replay.Status, replay.Header, replay.Body)
+		}
+	})
+}
+
+// The sandbox inbox records arrival on the receiving application's
+// tenant's clock.
+func TestSandboxInboxFollowsTheTenantsClock(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		shop, other := env.Token(t, apptest.Merchant), env.Token(t, apptest.OtherMerch)
+		advanceClock(t, env, shop, 3600)
+		for _, client := range []string{apptest.Merchant.ClientID, apptest.OtherMerch.ClientID} {
+			env.Do(t, apptest.Request{Method: "POST", Path: inbox.Path(client), Body: `{"payment":"x"}`,
+				Header: map[string]string{"X-Service-Timed": "20260601090000", "X-Service-Signed": "00"}}).Error(t, 400, "BAD_REQUEST")
+		}
+		for token, want := range map[string]time.Time{shop: env.Clock.Now().Add(time.Hour), other: env.Clock.Now()} {
+			resp := env.Do(t, apptest.Request{Method: "GET", Path: "/sandbox/inbox", Token: token})
+			var items []struct {
+				ReceivedAt time.Time `json:"receivedAt"`
+			}
+			resp.JSON(t, &items)
+			if len(items) != 1 || !items[0].ReceivedAt.Equal(want) {
+				t.Fatalf("inbox entries %s, want one received at %s", resp.Body, want)
+			}
 		}
 	})
 }
