@@ -1759,10 +1759,17 @@ type SandboxAuthoriseRequest struct {
 	Outcome SandboxOutcome `json:"outcome"`
 }
 
-// SandboxClock defines model for SandboxClock.
+// SandboxClock The virtual clock of one tenant (a top-level customer and every customer below it).
 type SandboxClock struct {
-	Now           time.Time `json:"now"`
-	OffsetSeconds int64     `json:"offsetSeconds"`
+	// MaxOffsetSeconds how far ahead of the wall clock it may be (10 years)
+	MaxOffsetSeconds int64     `json:"maxOffsetSeconds"`
+	Now              time.Time `json:"now"`
+
+	// OffsetSeconds how far the clock is ahead of the wall clock
+	OffsetSeconds int64 `json:"offsetSeconds"`
+
+	// TenantID the top-level customer whose clock it is
+	TenantID string `json:"tenantId"`
 }
 
 // SandboxClockAdvance The body of POST /sandbox/clock/advance.

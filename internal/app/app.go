@@ -59,7 +59,7 @@ type App struct {
 	log      *slog.Logger
 	store    *store.Store
 	clock    clock.Clock
-	virtual  *clock.Virtual
+	virtual  *clock.Tenants
 	identity *identity.Service
 	hasher   *identity.Hasher // argon2id, bounded to the cores: sign-ins and seeding share it
 	auth     *auth.Service
@@ -133,12 +133,8 @@ func (a *App) core(ctx context.Context, opts Options) error {
 	}
 	a.clock = base
 	if a.cfg.Mode == config.Sandbox {
-		a.virtual = clock.NewVirtual(base, a.store)
-		if err := a.virtual.Load(ctx); err != nil {
-			return err
-		}
+		a.virtual = clock.NewTenants(base, a.store.TenantClocks(), a.cfg.ClockRefresh)
 		a.clock = a.virtual
-		a.workers = append(a.workers, worker.NewPeriodic("sandbox clock refresh", a.cfg.ClockRefresh, a.log, a.virtual.Load))
 	}
 	hash := identity.DefaultHashParams
 	if opts.HashParams != nil {

@@ -40,6 +40,9 @@ func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard) error {
 	})
 	w := job.NewWorker(queue, kinds, a.clock, a.log.With("component", "jobs"), job.Config{})
 	a.store.OnJobsEnqueued(w.Wake)
+	if a.virtual != nil {
+		a.virtual.OnAdvance(w.Wake) // a tenant's advance may make its jobs due
+	}
 	a.workers = append(a.workers, w)
 	return a.enqueuePurge(ctx, queue, a.clock.Now())
 }

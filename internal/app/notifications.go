@@ -18,6 +18,9 @@ func (a *App) buildNotifications(opts Options, reg prometheus.Registerer) {
 	d.Metrics = dispatch.NewMetrics(reg, a.store.NotificationStats)
 	a.dispatcher = dispatch.New(a.store, a.clock, a.log.With("component", "notifications"), d)
 	a.notify = notify.NewService(a.store, a.dispatcher, a.clock)
+	if a.virtual != nil {
+		a.virtual.OnAdvance(a.dispatcher.Wake) // a tenant's advance may make its retries due
+	}
 	a.workers = append(a.workers, a.dispatcher)
 }
 

@@ -65,8 +65,9 @@ type Principal struct {
 	ClientID   string
 	Role       identity.Role
 	TokenID    string
-	ExpiresAt  time.Time
-	Generation int64 // the user's token generation when the token was issued
+	ExpiresAt  time.Time // on the clock of the customer's tenant
+	NotBefore  time.Time // on the clock of the customer's tenant
+	Generation int64     // the user's token generation when the token was issued
 }
 
 // Can reports whether the principal's role grants p.

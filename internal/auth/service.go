@@ -112,12 +112,23 @@ func (s *Service) Refresh(ctx context.Context, g RefreshGrant) (TokenPair, error
 		}
 		return TokenPair{}, invalid
 	}
-	if !tok.RevokedAt.IsZero() || !now.Before(tok.ExpiresAt) {
-		return TokenPair{}, invalid
-	}
 	user, err := s.store.GetUser(ctx, tok.UserID)
 	if err != nil {
 		return TokenPair{}, fmt.Errorf("load user: %w", err)
+	}
+	// Expiry is on the clock of the user's tenant; a token made while that
+	// clock was further ahead (before a reset) is not valid yet.
+	tenantNow, err := clock.For(ctx, s.clock, user.CustomerID)
+	if err != nil {
+		return TokenPair{}, err
+	}
+	if tenantNow.Before(tok.CreatedAt.Add(-time.Minute)) { // made by an instance that saw an advance first?
+		if tenantNow, err = clock.Fresh(ctx, s.clock, user.CustomerID); err != nil {
+			return TokenPair{}, err
+		}
+	}
+	if !tok.RevokedAt.IsZero() || !tenantNow.Before(tok.ExpiresAt) || tenantNow.Before(tok.CreatedAt.Add(-time.Minute)) {
+		return TokenPair{}, invalid
 	}
 	if user.Disabled() {
 		return TokenPair{}, invalid
@@ -135,7 +146,10 @@ func (s *Service) Refresh(ctx context.Context, g RefreshGrant) (TokenPair, error
 // issue signs an access token and stores a new refresh token in family. When
 // spent is set, that refresh token is marked used in the same transaction.
 func (s *Service) issue(ctx context.Context, user identity.User, app identity.Application, family, spent string) (TokenPair, error) {
-	now := s.clock.Now()
+	now, err := clock.For(ctx, s.clock, user.CustomerID)
+	if err != nil {
+		return TokenPair{}, err
+	}
 	kid, key := s.keys.signingKey()
 	claims := Claims{
 		RegisteredClaims: jwt.RegisteredClaims{
@@ -173,18 +187,21 @@ func (s *Service) issue(ctx context.Context, user identity.User, app identity.Ap
 }
 
 // Authenticate verifies a bearer access token against the key ring and the
-// clock, and checks that its user still has the token's generation (see
+// clock of the token's customer (its tenant's sandbox clock in the
+// sandbox), and checks that its user still has the token's generation (see
 // GenerationTTL). Any defect (signature, algorithm, issuer, expiry, a user
 // changed or disabled since) gives UNAUTHORISED.
 func (s *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
-	now := s.clock.Now()
-	p, ok := s.seen.get(token, now)
+	base := s.clock.Now()
+	p, ok := s.seen.get(token, base)
 	if !ok {
 		var err error
-		if p, err = s.verify(token); err != nil {
+		if p, err = s.verify(ctx, token); err != nil {
 			return Principal{}, err
 		}
-		s.seen.put(token, p, now)
+		s.seen.put(token, p, base)
+	} else if err := s.checkTime(ctx, p); err != nil {
+		return Principal{}, err
 	}
 	if err := s.checkGeneration(ctx, p); err != nil {
 		return Principal{}, err
@@ -192,8 +209,16 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Principal, er
 	return p, nil
 }
 
-// verify checks a token's signature, algorithm, issuer and expiry.
-func (s *Service) verify(token string) (Principal, error) {
+// errBadToken and errExpiredToken are the answers to a token that fails.
+const (
+	errBadToken     = "The access token is invalid; obtain a new one at POST /oauth."
+	errExpiredToken = "The access token has expired; obtain a new one at POST /oauth."
+)
+
+// verify checks a token's signature, algorithm and issuer, then its times
+// against the clock of its customer: the customer is known only once the
+// signature holds.
+func (s *Service) verify(ctx context.Context, token string) (Principal, error) {
 	var claims Claims
 	_, err := jwt.ParseWithClaims(token, &claims, func(t *jwt.Token) (any, error) {
 		kid, _ := t.Header["kid"].(string)
@@ -204,23 +229,67 @@ func (s *Service) verify(token string) (Principal, error) {
 		return key, nil
 	},
 		jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}),
-		jwt.WithExpirationRequired(),
-		jwt.WithIssuer(s.cfg.Issuer),
-		jwt.WithTimeFunc(s.clock.Now),
+		jwt.WithoutClaimsValidation(), // below, on the customer's clock
 	)
 	if err != nil {
-		msg := "The access token is invalid; obtain a new one at POST /oauth."
-		if errors.Is(err, jwt.ErrTokenExpired) {
-			msg = "The access token has expired; obtain a new one at POST /oauth."
-		}
-		return Principal{}, errs.Wrap(errs.Unauthorised, err, "%s", msg)
+		return Principal{}, errs.Wrap(errs.Unauthorised, err, "%s", errBadToken)
 	}
 	if claims.Subject == "" || claims.CustomerID == "" {
 		return Principal{}, errs.E(errs.Unauthorised, "The access token is missing required claims.")
 	}
-	return Principal{UserID: claims.Subject, Username: claims.Username, CustomerID: claims.CustomerID,
+	now, err := clock.For(ctx, s.clock, claims.CustomerID)
+	if errs.Is(err, errs.NotFound) {
+		return Principal{}, errs.Wrap(errs.Unauthorised, err, "%s", errBadToken)
+	}
+	if err != nil {
+		return Principal{}, err
+	}
+	validate := func(now time.Time) error {
+		return jwt.NewValidator(jwt.WithExpirationRequired(), jwt.WithIssuer(s.cfg.Issuer),
+			jwt.WithTimeFunc(func() time.Time { return now })).Validate(&claims)
+	}
+	err = validate(now)
+	if errors.Is(err, jwt.ErrTokenNotValidYet) { // issued by an instance that saw an advance first
+		if now, err = clock.Fresh(ctx, s.clock, claims.CustomerID); err == nil {
+			err = validate(now)
+		}
+	}
+	if err != nil {
+		msg := errBadToken
+		if errors.Is(err, jwt.ErrTokenExpired) {
+			msg = errExpiredToken
+		}
+		return Principal{}, errs.Wrap(errs.Unauthorised, err, "%s", msg)
+	}
+	p := Principal{UserID: claims.Subject, Username: claims.Username, CustomerID: claims.CustomerID,
 		ClientID: claims.ClientID, Role: identity.Role(claims.Role), TokenID: claims.ID,
-		ExpiresAt: claims.ExpiresAt.Time, Generation: claims.Generation}, nil
+		ExpiresAt: claims.ExpiresAt.Time, Generation: claims.Generation}
+	if claims.NotBefore != nil {
+		p.NotBefore = claims.NotBefore.Time
+	}
+	return p, nil
+}
+
+// checkTime checks a token verified before against the clock of its
+// customer, which may have moved since (an advance expires it; after a reset
+// a token issued in the tenant's future is not valid yet).
+func (s *Service) checkTime(ctx context.Context, p Principal) error {
+	now, err := clock.For(ctx, s.clock, p.CustomerID)
+	if err != nil {
+		return err
+	}
+	if now.Before(p.NotBefore) { // issued by an instance that saw an advance first?
+		if now, err = clock.Fresh(ctx, s.clock, p.CustomerID); err != nil {
+			return err
+		}
+	}
+	switch {
+	case !now.Before(p.ExpiresAt):
+		return errs.E(errs.Unauthorised, "%s", errExpiredToken)
+	case now.Before(p.NotBefore):
+		return errs.E(errs.Unauthorised, "%s", errBadToken)
+	}
+	return nil
 }
 
 // verifyClient checks an application's client id and secret.

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/payment"
@@ -210,8 +211,12 @@ func (h *Handler) signedReturn(r *http.Request, p payment.Payment, target string
 	if err != nil {
 		return "", err
 	}
+	timed, err := clock.For(r.Context(), h.Clock, p.CustomerID) // the payment's tenant's (sandbox) clock
+	if err != nil {
+		return "", err
+	}
 	status, _ := notificationStatus(p.Status)
 	signed := notification.SignReturn(secret, notification.Return{PaymentID: p.ID, Status: status,
-		DetailedStatus: string(p.Status), Timed: h.Clock.Now()})
+		DetailedStatus: string(p.Status), Timed: timed})
 	return appendQuery(target, signed.Encode()), nil
 }

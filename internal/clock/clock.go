@@ -1,6 +1,7 @@
 // Package clock is the one source of time in bankrail. Production uses the
-// wall clock; the sandbox uses a Virtual clock whose offset is kept in the
-// database so that every instance agrees; tests use Fake.
+// wall clock; the sandbox uses Tenants, one virtual clock per top-level
+// customer whose offset is kept in the database so that every instance
+// agrees; tests use Fake as the base.
 package clock
 
 import (

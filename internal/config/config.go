@@ -54,7 +54,7 @@ type Config struct {
 	IdempotencyStrict bool          // every key reuse is a 409
 	MaxPaymentAmount  int64         // minor units
 
-	ClockRefresh time.Duration // how often an instance re-reads the shared sandbox clock
+	ClockRefresh time.Duration // how long an instance trusts a tenant's sandbox clock offset it read
 }
 
 // DefaultIssuer is the JWT issuer when neither --issuer nor --public-url is

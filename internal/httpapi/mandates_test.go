@@ -144,15 +144,6 @@ func fieldList(e apptest.Error) []string {
 	return got
 }
 
-// advanceClock moves the sandbox clock.
-func advanceClock(t *testing.T, env *apptest.Env, token string, d time.Duration) {
-	t.Helper()
-	resp := env.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/clock/advance", Token: token, Body: map[string]int64{"seconds": int64(d / time.Second)}})
-	if resp.Status != http.StatusOK {
-		t.Fatalf("advance clock: %d %s", resp.Status, resp.Body)
-	}
-}
-
 // mandateNotice is a mandate notification as received.
 type mandateNotice struct {
 	Type      string
@@ -301,9 +292,12 @@ func TestMandateExpiresOnTheClock(t *testing.T) {
 		body := vrpBody()
 		body["validity"] = map[string]any{"to": "2026-06-02 09:00:00"} // the epoch is 2026-06-01 09:00:00
 		m := mustActiveMandate(t, env, token, body)
-		advanceClock(t, env, token, 24*time.Hour-time.Second)
+		// Another tenant's mandate with the same validity: its clock does not move.
+		other := env.Token(t, apptest.OtherMerch)
+		theirs := mustActiveMandate(t, env, other, body)
+		advanceClock(t, env, token, int64((24*time.Hour-time.Second)/time.Second))
 		rc.Quiet(t, 1) // authorised only: not yet due
-		advanceClock(t, env, token, time.Second)
+		advanceClock(t, env, token, 1)
 		// The worker expires it without anyone reading it.
 		expectNotices(t, rc, "mandate_authorised ACTIVE", "mandate_expired EXPIRED")
 		token = env.Token(t, apptest.Merchant)
@@ -311,6 +305,9 @@ func TestMandateExpiresOnTheClock(t *testing.T) {
 			t.Fatalf("after validity.to: %+v", got)
 		}
 		env.Do(t, apptest.Request{Method: "POST", Path: "/mandates/" + m.ID + "/cancel", Token: token, Header: v1}).Error(t, 409, "RESOURCE_NOT_MODIFIABLE")
+		if got := mandateCall(t, env, other, "GET", "/mandates/"+theirs.ID, nil, 200); got.Status != "ACTIVE" {
+			t.Fatalf("another tenant's mandate after this tenant's advance: %+v", got)
+		}
 	})
 }
 
@@ -440,14 +437,14 @@ func TestAmendmentAnswers(t *testing.T) {
 
 		// Abandoned: no answer within 5 days on the clock.
 		ab := mustAmend(t, env, token, m.ID, map[string]any{"validity": map[string]any{"to": "2029-01-01 00:00:00"}})
-		advanceClock(t, env, token, 5*24*time.Hour-time.Second)
+		advanceClock(t, env, token, int64((5*24*time.Hour-time.Second)/time.Second))
 		token = env.Token(t, apptest.Merchant)
 		var waiting amendmentRecord
 		getAmendment(t, env, token, ab.ID).JSON(t, &waiting)
 		if waiting.Status.Status != "AWAITING_APPROVAL" {
 			t.Fatalf("abandoned early: %+v", waiting)
 		}
-		advanceClock(t, env, token, time.Second)
+		advanceClock(t, env, token, 1)
 		got := expectNotices(t, rc, "mandate_authorised ACTIVE",
 			"mandate_amendment_requested AWAITING_APPROVAL", "mandate_amended APPROVED",
 			"mandate_amendment_requested AWAITING_APPROVAL", "mandate_amendment_declined DECLINED",

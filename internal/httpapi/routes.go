@@ -69,6 +69,7 @@ func (s *Server) routes() {
 	if s.Sandbox != nil {
 		s.handle("GET /sandbox/clock", s.sandboxClock, needs(identity.SandboxControl))
 		s.handle("POST /sandbox/clock/advance", s.advanceSandboxClock, needs(identity.SandboxControl))
+		s.handle("POST /sandbox/clock/reset", s.resetSandboxClock, needs(identity.SandboxControl))
 		if s.Inbox != nil {
 			s.handle("GET /sandbox/inbox", s.listSandboxInbox, needs(identity.NotificationsRead))
 			s.handle("POST /sandbox/inbox/{clientId}", s.receiveSandboxNotification, public)

@@ -39,7 +39,7 @@ type Deps struct {
 
 	Auth    *auth.Service
 	DB      Pinger
-	Sandbox *clock.Virtual // nil in production
+	Sandbox *clock.Tenants // the per-tenant sandbox clocks; nil in production
 
 	Payments      *payment.Service   // Global API payments, banks and short links
 	Legacy        *legacyapi.Service // legacy Payments API and embedded checkout creation (needs Payments)

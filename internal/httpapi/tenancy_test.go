@@ -108,8 +108,9 @@ var tenancyExempt = map[string]string{
 	"GET /banks/{id}":             "the bank registry is the same for every customer",
 	"POST /notifications/test":    "acts on the caller's own application, named by its token",
 	"POST /notifications/resume":  "acts on the caller's own application, named by its token",
-	"GET /sandbox/clock":          "reads the caller's own sandbox clock",
-	"POST /sandbox/clock/advance": "moves the caller's own sandbox clock",
+	"GET /sandbox/clock":          "reads the clock of the caller's own tenant (TestSandboxClockIsPerTenant)",
+	"POST /sandbox/clock/advance": "moves the clock of the caller's own tenant only (TestSandboxClockIsPerTenant)",
+	"POST /sandbox/clock/reset":   "resets the clock of the caller's own tenant only (TestSandboxClockReset)",
 }
 
 // relation is how a caller stands to the customer that owns a resource.

@@ -73,7 +73,11 @@ func (g *Guard) Do(ctx context.Context, r Request, work Work) (res Result, repla
 		res, err = work(ctx, nil)
 		return res, false, err
 	}
-	now := g.clock.Now().UTC().Truncate(time.Microsecond)
+	now, err := clock.For(ctx, g.clock, r.CustomerID) // the key expires on its customer's (sandbox) clock
+	if err != nil {
+		return Result{}, false, err
+	}
+	now = now.UTC().Truncate(time.Microsecond)
 	c := Claim{CustomerID: r.CustomerID, Key: r.Key, RequestHash: r.Fingerprint, Token: newToken(),
 		Now: now, TTL: g.cfg.TTL, Lease: Lease, Strict: g.cfg.Strict}
 	claimed, err := g.keys.Claim(ctx, c)
@@ -120,7 +124,11 @@ func replayOrConflict(c ClaimResult, noun string) (Result, error) {
 const PurgeBatch = 1000
 
 // PurgeExpired forgets every key that expired on the clock, in batches, so
-// the table holds about a TTL's worth of keys. It returns how many.
+// the table holds about a TTL's worth of keys. It returns how many. It
+// compares with the base time: a sandbox clock is never behind it, so what
+// is expired on the base time is expired on every tenant's clock (a key
+// expired on its tenant's clock but not yet purged is already treated as
+// forgotten by Do).
 func (g *Guard) PurgeExpired(ctx context.Context) (int, error) {
 	total := 0
 	for ctx.Err() == nil {

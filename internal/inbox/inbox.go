@@ -105,9 +105,13 @@ func (s *Service) Receive(ctx context.Context, clientID string, h http.Header, b
 	if err != nil {
 		return Entry{}, err
 	}
+	received, err := clock.For(ctx, s.clock, app.CustomerID)
+	if err != nil {
+		return Entry{}, err
+	}
 	e := Entry{ID: uuid.Must(uuid.NewV7()).String(), CustomerID: app.CustomerID, ApplicationID: app.ID, ClientID: app.ClientID,
 		NotificationID: h.Get(notification.HeaderNotificationID), Type: h.Get(notification.HeaderType),
-		ReceivedAt: s.clock.Now(), Headers: kept(h), Body: body, SignatureValid: true}
+		ReceivedAt: received, Headers: kept(h), Body: body, SignatureValid: true}
 	if err := notification.Verify(app.NotificationSecret, h, body); err != nil {
 		e.SignatureValid, e.Error = false, err.Error()
 	}

@@ -135,7 +135,8 @@ func (w *Worker) RunDue(ctx context.Context) (int, error) {
 // run runs one claimed job and records its outcome.
 func (w *Worker) run(ctx context.Context, lease string, j Job) {
 	err := w.handle(ctx, j)
-	now := w.now()
+	now := w.now() // when it ended (bookkeeping: base time)
+	due := w.tenantNow(ctx, j)
 	state, runAt, text := Completed, time.Time{}, ""
 	var retry retryAt
 	switch {
@@ -147,7 +148,7 @@ func (w *Worker) run(ctx context.Context, lease string, j Job) {
 	case errors.As(err, &retry):
 		state, runAt, text = Available, retry.at, err.Error()
 	default:
-		state, runAt, text = Available, now.Add(Backoff(j.Attempt, rand.Float64())), err.Error()
+		state, runAt, text = Available, due.Add(Backoff(j.Attempt, rand.Float64())), err.Error()
 	}
 	if err != nil {
 		w.log.Warn("job attempt failed", "job", j.ID, "kind", j.Kind, "attempt", j.Attempt, "next", state, "err", err)
@@ -172,5 +173,18 @@ func (w *Worker) handle(ctx context.Context, j Job) (err error) {
 	return h(ctx, j.Args)
 }
 
-// now is the service time at the precision the store keeps.
+// now is the base time at the precision the store keeps: a claim adds each
+// job's tenant's sandbox clock offset to it.
 func (w *Worker) now() time.Time { return w.clock.Now().UTC().Truncate(time.Microsecond) }
+
+// tenantNow is the time on the clock of j's tenant, from which a retry's
+// backoff runs; the base time for a system job, or when the tenant's clock
+// cannot be read (the retry then comes early on that clock, never late).
+func (w *Worker) tenantNow(ctx context.Context, j Job) time.Time {
+	now, err := clock.For(ctx, w.clock, j.TenantID)
+	if err != nil {
+		w.log.Warn("read the clock of a job's tenant", "job", j.ID, "tenant", j.TenantID, "err", err)
+		return w.now()
+	}
+	return now.UTC().Truncate(time.Microsecond)
+}

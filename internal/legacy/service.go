@@ -36,12 +36,12 @@ func (s *Service) Create(ctx context.Context, in payment.CreateInput, src Source
 // CheckoutURL is the legacy checkoutUrl of p: the hosted checkout with a
 // link token that expires after payment.LinkTTL.
 func (s *Service) CheckoutURL(p payment.Payment) string {
-	return s.payments.CheckoutURL(p, s.payments.NewLink(payment.LinkCheckout, ""))
+	return s.payments.CheckoutURL(p, s.payments.NewLink(p, payment.LinkCheckout, ""))
 }
 
 // DropinToken is the token of an embedded checkout of p: a link token
 // bound to the merchant's origin when src names one.
 func (s *Service) DropinToken(p payment.Payment, src *Dropin) string {
 	origin, _ := payment.CanonicalOrigin(src.Origin)
-	return payment.LinkToken(p, s.payments.NewLink(payment.LinkEmbedded, origin))
+	return payment.LinkToken(p, s.payments.NewLink(p, payment.LinkEmbedded, origin))
 }

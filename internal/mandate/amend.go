@@ -159,7 +159,10 @@ func (s *Service) answer(ctx context.Context, a Amendment, ans Answer) (Amendmen
 		if err != nil {
 			return err
 		}
-		now := s.now()
+		now, err := s.now(ctx, m.CustomerID)
+		if err != nil {
+			return err
+		}
 		if out, err = ans.Apply(cur, now); err != nil {
 			return err
 		}
@@ -208,8 +211,9 @@ func (s *Service) tell(ctx context.Context, r Repos, m Mandate, a Amendment, typ
 // settleAmendment abandons a when the payer's time is up. When another
 // request or instance ended it meanwhile, it returns it as stored.
 func (s *Service) settleAmendment(ctx context.Context, a Amendment) (Amendment, error) {
-	if !a.AbandonDue(s.now()) {
-		return a, nil
+	now, err := s.now(ctx, a.CustomerID)
+	if err != nil || !a.AbandonDue(now) {
+		return a, err
 	}
 	out, err := s.answer(ctx, a, Abandon)
 	if errs.Is(err, errs.NotModifiable) || errs.Is(err, errs.Conflict) {

@@ -45,13 +45,23 @@ type Creator struct {
 	UserID     string
 }
 
-// now is the service time at the precision the store keeps.
-func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+// now is the time on the clock of customerID's tenant (in the sandbox each
+// top-level customer has its own clock), at the precision the store keeps.
+func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
+	t, err := clock.For(ctx, s.clock, customerID)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read the clock of customer %s: %w", customerID, err)
+	}
+	return t.UTC().Truncate(time.Microsecond), nil
+}
 
 // Create makes a REQUESTED mandate (sandbox: POST /mandates) that the payer
 // authorises at the mock bank (AuthorisationURL) or through the sandbox.
 func (s *Service) Create(ctx context.Context, c Creator, in CreateInput) (Mandate, error) {
-	now := s.now()
+	now, err := s.now(ctx, c.CustomerID)
+	if err != nil {
+		return Mandate{}, err
+	}
 	m, err := CheckCreate(in, s.cfg.MaxAmount, now)
 	if err != nil {
 		return Mandate{}, err
@@ -203,7 +213,10 @@ func (s *Service) change(ctx context.Context, id string, fn func(r Repos, m Mand
 		if err != nil {
 			return err
 		}
-		now := s.now()
+		now, err := s.now(ctx, m.CustomerID)
+		if err != nil {
+			return err
+		}
 		if m.ExpiryDue(now) {
 			return errs.E(errs.NotModifiable, "The mandate's validity ended at %s.", FormatTimestamp(m.Validity.To))
 		}
@@ -237,16 +250,20 @@ func (s *Service) move(ctx context.Context, r Repos, m Mandate, mv Move, now tim
 // settle expires m when its validity has passed. When another request or
 // instance changed it meanwhile, it returns the mandate as stored.
 func (s *Service) settle(ctx context.Context, m Mandate) (Mandate, error) {
-	if !m.ExpiryDue(s.now()) {
-		return m, nil
+	now, err := s.now(ctx, m.CustomerID)
+	if err != nil || !m.ExpiryDue(now) {
+		return m, err
 	}
 	var out Mandate
-	err := s.inTx(ctx, func(r Repos) error {
+	err = s.inTx(ctx, func(r Repos) error {
 		cur, err := r.Mandates().Lock(ctx, m.ID)
 		if err != nil {
 			return err
 		}
-		now := s.now()
+		now, err := s.now(ctx, cur.CustomerID)
+		if err != nil {
+			return err
+		}
 		if !cur.ExpiryDue(now) {
 			out = cur
 			return nil

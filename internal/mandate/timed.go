@@ -17,7 +17,7 @@ const DueBatch = 100
 // worker's task (beside the payments' timed moves).
 func (s *Service) RunTimedMoves(ctx context.Context) error {
 	for {
-		now := s.now()
+		now := s.clock.Now().UTC() // the base time: the store adds each tenant's offset
 		mandates, err := s.mandates.DueToExpire(ctx, now, DueBatch)
 		if err != nil {
 			return err

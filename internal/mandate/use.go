@@ -42,7 +42,10 @@ func (s *Service) Use(ctx context.Context, r Repos, viewerCustomerID string, u P
 	if err != nil {
 		return Mandate{}, err
 	}
-	now := s.now()
+	now, err := s.now(ctx, m.CustomerID)
+	if err != nil {
+		return Mandate{}, err
+	}
 	switch {
 	case m.Status != Active:
 		v.Add(errs.InvalidValue, "mandateId", "The mandate is %s: payments are taken only against an ACTIVE mandate.", m.Status)

@@ -49,10 +49,11 @@ type Link struct {
 // Embedded reports whether the pages run inside a merchant's page.
 func (l Link) Embedded() bool { return l.Purpose == LinkEmbedded && l.Origin != "" }
 
-// NewLink is a link of purpose for the given origin, expiring LinkTTL from
-// now on the service clock.
-func (s *Service) NewLink(purpose LinkPurpose, origin string) Link {
-	return Link{Purpose: purpose, Expires: s.now().Add(LinkTTL).Truncate(time.Second), Origin: origin}
+// NewLink is a link to p of purpose for the given origin, made as p is
+// created: it expires LinkTTL after p's last change, on the clock of p's
+// tenant (the sandbox clock of its top-level customer in the sandbox).
+func (s *Service) NewLink(p Payment, purpose LinkPurpose, origin string) Link {
+	return Link{Purpose: purpose, Expires: p.UpdatedAt.Add(LinkTTL).Truncate(time.Second), Origin: origin}
 }
 
 // LinkToken encodes l as a token for payment p.

@@ -61,7 +61,11 @@ func (s *Service) ForPayer(ctx context.Context, id, token string) (Payment, erro
 	case err != nil:
 		return Payment{}, err
 	case subtle.ConstantTimeCompare([]byte(p.CheckoutToken), []byte(token)) != 1:
-		if _, err := checkLink(p, token, s.now()); err != nil {
+		now, err := s.nowFor(ctx, p.CustomerID)
+		if err != nil {
+			return Payment{}, err
+		}
+		if _, err := checkLink(p, token, now); err != nil {
 			return Payment{}, err
 		}
 	}
@@ -119,7 +123,11 @@ func (s *Service) apply(ctx context.Context, p Payment, ev Event) (Payment, erro
 	if err != nil {
 		return Payment{}, err
 	}
-	c, err := s.life.Apply(p, ev, s.now())
+	now, err := s.nowFor(ctx, p.CustomerID)
+	if err != nil {
+		return Payment{}, err
+	}
+	c, err := s.life.Apply(p, ev, now)
 	if err != nil {
 		return Payment{}, err
 	}
@@ -147,10 +155,14 @@ func (s *Service) save(ctx context.Context, c Change) error {
 	return err
 }
 
-// settle applies p's timed move when it is due. When another request or
-// instance moved the payment meanwhile, it returns the payment as stored.
+// settle applies p's timed move when it is due on the clock of p's tenant.
+// When another request or instance moved the payment meanwhile, it returns
+// the payment as stored.
 func (s *Service) settle(ctx context.Context, p Payment) (Payment, error) {
-	now := s.now()
+	now, err := s.nowFor(ctx, p.CustomerID)
+	if err != nil {
+		return Payment{}, err
+	}
 	if !p.Due(now) {
 		return p, nil
 	}
@@ -171,8 +183,8 @@ func (s *Service) settle(ctx context.Context, p Payment) (Payment, error) {
 // DueBatch is how many timed moves one run of RunTimedMoves claims.
 const DueBatch = 100
 
-// RunTimedMoves applies every timed move that is due (abandonments, the
-// answers of delayed banks). Several instances may run it at once: each
+// RunTimedMoves applies every timed move that is due on its payment's
+// tenant's clock (abandonments, the answers of delayed banks). Several instances may run it at once: each
 // move is saved only if the payment is still where the move starts, so it
 // happens once. It is the background worker's task.
 func (s *Service) RunTimedMoves(ctx context.Context) error {

@@ -97,7 +97,10 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 			return Response{}, err
 		}
 	}
-	p := s.newPayment(in)
+	p, err := s.newPayment(ctx, in)
+	if err != nil {
+		return Response{}, err
+	}
 	stored, err := s.life.Apply(p, Event{Outcome: in.Scenario}, p.CreatedAt)
 	if err != nil {
 		return Response{}, err
@@ -140,8 +143,11 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 }
 
 // newPayment builds the NEW_PAYMENT record of an accepted request.
-func (s *Service) newPayment(in CreateInput) Payment {
-	now := s.now()
+func (s *Service) newPayment(ctx context.Context, in CreateInput) (Payment, error) {
+	now, err := s.nowFor(ctx, in.Creator.CustomerID)
+	if err != nil {
+		return Payment{}, err
+	}
 	ref := in.Request.PaymentReference
 	if ref == "" {
 		ref = "BR" + randomCode(10)
@@ -154,7 +160,7 @@ func (s *Service) newPayment(in CreateInput) Payment {
 		CreatedAt: now, UpdatedAt: now,
 	}
 	p.Next = timedMoveAfter(p, now, "")
-	return p
+	return p, nil
 }
 
 // codeAlphabet has no look-alike characters (no 0/O, 1/I/L), for codes
@@ -266,8 +272,16 @@ func (s *Service) RecordSender(ctx context.Context, id string, sender Sender) er
 	return s.payments.SetSender(ctx, id, sender, s.now())
 }
 
-// now is the service time at the precision the store keeps.
+// now is the base time at the precision the store keeps (the sandbox
+// clock of no tenant: what selects due moves of every tenant).
 func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+
+// nowFor is the time on the clock of customerID's tenant (its sandbox clock
+// in the sandbox) at the precision the store keeps.
+func (s *Service) nowFor(ctx context.Context, customerID string) (time.Time, error) {
+	now, err := clock.For(ctx, s.clock, customerID)
+	return now.UTC().Truncate(time.Microsecond), err
+}
 
 // NameMatch is the answer of a name match score request.
 type NameMatch struct {

@@ -2,24 +2,69 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/bankrail/bankrail/internal/clock"
 )
 
-var _ clock.OffsetStore = (*Store)(nil)
+// tenantClocks is the repository of the sandbox's per-tenant clocks: one
+// offset per top-level customer (table tenant_clocks; no row is offset 0).
+type tenantClocks struct{ s *Store }
 
-// ClockOffset reads the shared sandbox clock offset.
-func (s *Store) ClockOffset(ctx context.Context) (time.Duration, error) {
-	var us int64
-	err := s.read.QueryRowContext(ctx, `SELECT offset_us FROM sandbox_clock WHERE id = 1`).Scan(&us)
-	return time.Duration(us) * time.Microsecond, translate(err, "sandbox clock")
+var _ clock.TenantStore = tenantClocks{}
+
+// TenantClocks is the repository of the sandbox's per-tenant clocks.
+func (s *Store) TenantClocks() clock.TenantStore { return tenantClocks{s: s} }
+
+// tenantOffsetSQL is the offset, in microseconds, of the clock of the
+// customer in column col: the tenant_clocks row of one of its ancestors
+// (only top-level customers have rows), else 0. The time rules that the
+// database selects (due payments, notifications, jobs) compare with the base
+// time plus it.
+func tenantOffsetSQL(col string) string {
+	return `COALESCE((SELECT MAX(tc.offset_us) FROM customer_tree ct JOIN tenant_clocks tc ON tc.tenant_id = ct.ancestor_id
+		WHERE ct.descendant_id = ` + col + `), 0)`
 }
 
-// AdvanceClock adds d to the shared offset in one statement and returns it.
-func (s *Store) AdvanceClock(ctx context.Context, d time.Duration) (time.Duration, error) {
+// maxOffsetMicros is clock.MaxOffset in microseconds: every tenant's time
+// is at most this far ahead of the base time, which bounds the due scans.
+var maxOffsetMicros = clock.MaxOffset.Microseconds()
+
+// TenantClock returns the top-level customer of customerID (its ancestor
+// of greatest depth) and that customer's offset.
+func (r tenantClocks) TenantClock(ctx context.Context, customerID string) (string, time.Duration, error) {
+	var top string
 	var us int64
-	err := s.write.QueryRowContext(ctx,
-		`UPDATE sandbox_clock SET offset_us = offset_us + $1 WHERE id = 1 RETURNING offset_us`, d.Microseconds()).Scan(&us)
-	return time.Duration(us) * time.Microsecond, translate(err, "sandbox clock")
+	err := r.s.read.QueryRowContext(ctx, `
+		SELECT ct.ancestor_id, COALESCE(tc.offset_us, 0)
+		FROM customer_tree ct LEFT JOIN tenant_clocks tc ON tc.tenant_id = ct.ancestor_id
+		WHERE ct.descendant_id = $1 ORDER BY ct.depth DESC LIMIT 1`, customerID).Scan(&top, &us)
+	return top, time.Duration(us) * time.Microsecond, translate(err, "customer "+customerID)
+}
+
+// AdvanceTenantClock adds d to tenantID's offset in one statement, unless
+// the result would exceed max: then no row matches and it is
+// clock.ErrOffsetBound.
+func (r tenantClocks) AdvanceTenantClock(ctx context.Context, tenantID string, d, max time.Duration) (time.Duration, error) {
+	if d > max {
+		return 0, clock.ErrOffsetBound
+	}
+	var us int64
+	err := r.s.write.QueryRowContext(ctx, `
+		INSERT INTO tenant_clocks (tenant_id, offset_us) VALUES ($1, $2)
+		ON CONFLICT (tenant_id) DO UPDATE SET offset_us = tenant_clocks.offset_us + excluded.offset_us
+		WHERE tenant_clocks.offset_us + excluded.offset_us <= $3
+		RETURNING offset_us`, tenantID, d.Microseconds(), max.Microseconds()).Scan(&us)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, clock.ErrOffsetBound
+	}
+	return time.Duration(us) * time.Microsecond, translate(err, "sandbox clock of "+tenantID)
+}
+
+// ResetTenantClock deletes tenantID's offset: its clock is the base clock.
+func (r tenantClocks) ResetTenantClock(ctx context.Context, tenantID string) error {
+	_, err := r.s.write.ExecContext(ctx, `DELETE FROM tenant_clocks WHERE tenant_id = $1`, tenantID)
+	return translate(err, "sandbox clock of "+tenantID)
 }

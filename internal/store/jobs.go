@@ -74,9 +74,14 @@ func (q jobs) Enqueue(ctx context.Context, js ...job.Job) error {
 	return nil
 }
 
+// jobTenantOffset is the offset of the clock of a job's tenant (0 for a
+// system job, whose tenant_id is empty).
+var jobTenantOffset = `COALESCE((SELECT tc.offset_us FROM tenant_clocks tc WHERE tc.tenant_id = jobs.tenant_id), 0)`
+
 // Claim takes up to limit due jobs of kinds (and up to limit whose
 // holder's lease ran out) under a new lease. Due times are compared with
-// now (service time), leases with leaseNow (wall time). On PostgreSQL SKIP
+// now (the base time) plus the offset of the job's tenant's sandbox clock,
+// leases with leaseNow (wall time). On PostgreSQL SKIP
 // LOCKED lets several instances claim different jobs at once; on SQLite
 // the one writer serialises claims. Both subqueries read a partial index.
 func (q jobs) Claim(ctx context.Context, kinds []string, now, leaseNow, leaseUntil time.Time, limit int) (string, []job.Job, error) {
@@ -84,7 +89,7 @@ func (q jobs) Claim(ctx context.Context, kinds []string, now, leaseNow, leaseUnt
 	if len(kinds) == 0 {
 		return lease, nil, nil
 	}
-	args := []any{micros(now), micros(leaseNow), micros(leaseUntil), lease, limit}
+	args := []any{micros(now), micros(leaseNow), micros(leaseUntil), lease, limit, micros(now) + maxOffsetMicros}
 	in := make([]string, len(kinds))
 	for i, k := range kinds {
 		args = append(args, k)
@@ -95,11 +100,12 @@ func (q jobs) Claim(ctx context.Context, kinds []string, now, leaseNow, leaseUnt
 	err := q.s.inTx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `
 			UPDATE jobs SET state = 'running', attempt = attempt + 1, locked_until = $3, lease_id = $4
-			WHERE (id IN (SELECT id FROM jobs WHERE state = 'available' AND run_at <= $1 AND `+known+`
+			WHERE (id IN (SELECT id FROM jobs WHERE state = 'available' AND run_at <= $6 AND `+known+`
+					AND run_at <= CAST($1 AS BIGINT) + `+jobTenantOffset+`
 					ORDER BY run_at, id LIMIT $5`+q.s.skipLocked()+`)
 				OR id IN (SELECT id FROM jobs WHERE state = 'running' AND locked_until <= $2 AND `+known+`
 					ORDER BY locked_until LIMIT $5`+q.s.skipLocked()+`))
-			  AND ((state = 'available' AND run_at <= $1) OR (state = 'running' AND locked_until <= $2))
+			  AND ((state = 'available' AND run_at <= CAST($1 AS BIGINT) + `+jobTenantOffset+`) OR (state = 'running' AND locked_until <= $2))
 			RETURNING id, kind, args, tenant_id, COALESCE(unique_key, ''), run_at, attempt, max_attempts, last_error, created_at`,
 			args...)
 		if err != nil {

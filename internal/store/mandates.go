@@ -175,11 +175,14 @@ func (r mandates) List(ctx context.Context, viewerCustomerID string, f mandate.L
 	return out, total, err
 }
 
-// DueToExpire returns ids of live mandates whose validity.to has passed.
+// DueToExpire returns ids of live mandates whose validity.to has passed on
+// their customer's clock: now (the base time) plus the offset of the
+// tenant's sandbox clock.
 func (r mandates) DueToExpire(ctx context.Context, now time.Time, limit int) ([]string, error) {
 	return ids(ctx, r.q, "mandates due to expire", `SELECT id FROM mandates
-		WHERE valid_to IS NOT NULL AND status IN ('REQUESTED', 'ACTIVE', 'SUSPENDED') AND valid_to <= $1
-		ORDER BY valid_to, id LIMIT $2`, micros(now), limit)
+		WHERE valid_to IS NOT NULL AND status IN ('REQUESTED', 'ACTIVE', 'SUSPENDED') AND valid_to <= $3
+			AND valid_to <= CAST($1 AS BIGINT) + `+tenantOffsetSQL("mandates.customer_id")+`
+		ORDER BY valid_to, id LIMIT $2`, micros(now), limit, micros(now)+maxOffsetMicros)
 }
 
 // ids runs a query of ids.

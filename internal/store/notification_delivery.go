@@ -14,20 +14,23 @@ import (
 )
 
 // HasDueNotifications is a cheap read that tells whether a claim could find
-// work (it ignores pauses and ordering, so it may say yes in vain).
+// work (it ignores pauses and ordering, so it may say yes in vain). Due is
+// the base time: a notification is due on its customer's sandbox clock.
 func (s *Store) HasDueNotifications(ctx context.Context, r notify.ClaimRequest) (bool, error) {
 	var one int
 	err := s.read.QueryRowContext(ctx, `
 		SELECT 1 FROM notifications
-		WHERE status = 'PENDING' AND next_attempt_at <= $1 AND (locked_until IS NULL OR locked_until < $2) LIMIT 1`,
-		micros(r.Due), micros(r.LeaseNow)).Scan(&one)
+		WHERE status = 'PENDING' AND next_attempt_at <= $3 AND next_attempt_at <= CAST($1 AS BIGINT) + `+tenantOffsetSQL("customer_id")+`
+			AND (locked_until IS NULL OR locked_until < $2) LIMIT 1`,
+		micros(r.Due), micros(r.LeaseNow), micros(r.Due)+maxOffsetMicros).Scan(&one)
 	if err == sql.ErrNoRows {
 		return false, nil
 	}
 	return err == nil, translate(err, "due notifications")
 }
 
-// ClaimNotifications leases up to r.Limit due notifications until
+// ClaimNotifications leases up to r.Limit notifications due on their
+// customer's clock (r.Due, the base time, plus the tenant's offset) until
 // r.LeaseNow+r.Lease and counts the attempt. Only the oldest PENDING
 // notification of a payment is claimable (order per payment), never one of a
 // paused application, nor one of the applications in r.Skip. Several
@@ -35,7 +38,7 @@ func (s *Store) HasDueNotifications(ctx context.Context, r notify.ClaimRequest) 
 // with SKIP LOCKED; on SQLite the single writer serializes claims.
 func (s *Store) ClaimNotifications(ctx context.Context, r notify.ClaimRequest) ([]notify.Claim, error) {
 	leaseID := uuid.NewString()
-	args := []any{micros(r.LeaseNow.Add(r.Lease)), leaseID, micros(r.Due), r.Limit, micros(r.LeaseNow)}
+	args := []any{micros(r.LeaseNow.Add(r.Lease)), leaseID, micros(r.Due), r.Limit, micros(r.LeaseNow), micros(r.Due) + maxOffsetMicros}
 	skipSQL := ""
 	if len(r.Skip) > 0 {
 		ph := make([]string, len(r.Skip))
@@ -49,7 +52,7 @@ func (s *Store) ClaimNotifications(ctx context.Context, r notify.ClaimRequest) (
 		UPDATE notifications SET locked_until = $1, lease_id = $2, attempts = attempts + 1
 		WHERE id IN (
 			SELECT n.id FROM notifications n
-			WHERE n.status = 'PENDING' AND n.next_attempt_at <= $3
+			WHERE n.status = 'PENDING' AND n.next_attempt_at <= $6 AND n.next_attempt_at <= CAST($3 AS BIGINT) + `+tenantOffsetSQL("n.customer_id")+`
 				AND (n.locked_until IS NULL OR n.locked_until < $5)
 				AND NOT EXISTS (SELECT 1 FROM notifications o
 					WHERE o.ordering_key = n.ordering_key AND o.seq < n.seq AND o.status = 'PENDING')

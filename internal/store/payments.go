@@ -237,11 +237,14 @@ func listConditions(viewer string, f payment.ListFilter) (string, []any) {
 	return w.sql(), w.args
 }
 
-// Due returns up to limit ids of payments whose timed move is due at now,
-// the most overdue first.
+// Due returns up to limit ids of payments whose timed move is due on their
+// customer's clock: now (the base time) plus the offset of the tenant's
+// sandbox clock; the most overdue first.
 func (r payments) Due(ctx context.Context, now time.Time, limit int) ([]string, error) {
 	rows, err := r.q.QueryContext(ctx,
-		`SELECT id FROM payments WHERE next_at IS NOT NULL AND next_at <= $1 ORDER BY next_at, id LIMIT $2`, micros(now), limit)
+		`SELECT id FROM payments WHERE next_at IS NOT NULL AND next_at <= $3
+			AND next_at <= CAST($1 AS BIGINT) + `+tenantOffsetSQL("payments.customer_id")+` ORDER BY next_at, id LIMIT $2`,
+		micros(now), limit, micros(now)+maxOffsetMicros)
 	if err != nil {
 		return nil, translate(err, "due payments")
 	}

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/auth"
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/dbtest"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/identity"
@@ -253,17 +255,40 @@ func testLoginThrottle(t *testing.T, s *store.Store) {
 	}
 }
 
+// testClock runs after testCustomerTree: PSP (1) > Shop (2) > Sub (3), and
+// Other (4) on its own.
 func testClock(t *testing.T, s *store.Store) {
 	ctx := context.Background()
-	before, err := s.ClockOffset(ctx)
-	if err != nil {
+	const psp, sub, other = "10000000-0000-4000-8000-000000000001", "10000000-0000-4000-8000-000000000003",
+		"10000000-0000-4000-8000-000000000004"
+	clocks := s.TenantClocks()
+	if top, off, err := clocks.TenantClock(ctx, sub); err != nil || top != psp || off != 0 {
+		t.Fatalf("TenantClock(sub) = %s, %s, %v; want the PSP at 0", top, off, err)
+	}
+	if _, _, err := clocks.TenantClock(ctx, "10000000-0000-4000-8000-00000000dead"); !errs.Is(err, errs.NotFound) {
+		t.Fatalf("TenantClock(unknown) = %v, want RESOURCE_NOT_FOUND", err)
+	}
+	for _, want := range []time.Duration{90 * time.Second, 180 * time.Second} {
+		if got, err := clocks.AdvanceTenantClock(ctx, psp, 90*time.Second, time.Hour); err != nil || got != want {
+			t.Fatalf("AdvanceTenantClock = %s, %v; want %s", got, err, want)
+		}
+	}
+	if _, err := clocks.AdvanceTenantClock(ctx, psp, time.Hour, time.Hour); !errors.Is(err, clock.ErrOffsetBound) {
+		t.Fatalf("advance past the bound: %v, want ErrOffsetBound", err)
+	}
+	if _, err := clocks.AdvanceTenantClock(ctx, other, 2*time.Hour, time.Hour); !errors.Is(err, clock.ErrOffsetBound) {
+		t.Fatalf("first advance past the bound: %v, want ErrOffsetBound", err)
+	}
+	if top, off, err := clocks.TenantClock(ctx, sub); err != nil || top != psp || off != 180*time.Second {
+		t.Fatalf("TenantClock(sub) = %s, %s, %v; want the PSP's 3m0s", top, off, err)
+	}
+	if _, off, err := clocks.TenantClock(ctx, other); err != nil || off != 0 {
+		t.Fatalf("TenantClock(other) = %s, %v; another tenant must not move", off, err)
+	}
+	if err := clocks.ResetTenantClock(ctx, psp); err != nil {
 		t.Fatal(err)
 	}
-	after, err := s.AdvanceClock(ctx, 90*time.Second)
-	if err != nil || after-before != 90*time.Second {
-		t.Fatalf("AdvanceClock = %s, %v (before %s)", after, err, before)
-	}
-	if got, _ := s.ClockOffset(ctx); got != after {
-		t.Fatalf("ClockOffset = %s, want %s", got, after)
+	if _, off, err := clocks.TenantClock(ctx, sub); err != nil || off != 0 {
+		t.Fatalf("after reset: %s, %v", off, err)
 	}
 }

@@ -163,7 +163,21 @@ func (d *Dispatcher) loop(ctx context.Context) {
 	}
 }
 
-// fill claims as many due notifications as there are free slots.
+// now is the time on the clock of customerID's tenant (its sandbox clock in
+// the sandbox): X-Service-Timed and the retry schedule follow it. When that
+// clock cannot be read it is the base time (a retry then comes early on
+// the tenant's clock, never late).
+func (d *Dispatcher) now(ctx context.Context, customerID string) time.Time {
+	now, err := clock.For(ctx, d.clock, customerID)
+	if err != nil {
+		d.logErr(ctx, "read the clock of a notification's customer", err)
+		return d.clock.Now()
+	}
+	return now
+}
+
+// fill claims as many due notifications as there are free slots. Due is
+// the base time: the claim adds each customer's sandbox clock offset.
 func (d *Dispatcher) fill(ctx context.Context) {
 	req := notify.ClaimRequest{Due: d.clock.Now(), LeaseNow: d.opts.Wall.Now(), Lease: d.opts.Lease}
 	if due, err := d.store.HasDueNotifications(ctx, req); err != nil || !due {
@@ -216,7 +230,7 @@ func (d *Dispatcher) begin(ctx context.Context, c notify.Claim) {
 		a, aborted := d.attempt(ctx, c)
 		r := result{claim: c, aborted: aborted}
 		if !aborted {
-			r.outcome = notify.Settle(c, a, d.clock.Now())
+			r.outcome = notify.Settle(c, a, d.now(ctx, c.CustomerID))
 		}
 		d.results <- r
 		d.mu.Lock()

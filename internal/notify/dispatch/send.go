@@ -43,7 +43,7 @@ func newClient(guard bool, conns int) *http.Client {
 // reports aborted when the dispatcher stopped before the receiver answered.
 func (d *Dispatcher) attempt(ctx context.Context, c notify.Claim) (notify.Attempt, bool) {
 	target := c.Target()
-	start := d.clock.Now()
+	start := d.now(ctx, c.CustomerID)
 	req := notify.BuildRequest(c.Notification, target, c.Secret, start)
 	a := notify.Attempt{ID: uuid.Must(uuid.NewV7()).String(), NotificationID: c.ID, Number: c.Attempts, At: start,
 		URL: target, RequestHeaders: req.Headers, RequestBody: req.Body}

@@ -28,14 +28,14 @@ func (d *Dispatcher) SendTest(ctx context.Context, customerID, clientID string) 
 	if err != nil {
 		return notify.Notification{}, nil, err
 	}
-	now := d.clock.Now()
+	now := d.now(ctx, customerID)
 	n := notify.Notification{ID: id.String(), CustomerID: customerID, ApplicationID: app.ID, ClientID: clientID,
 		Type: notification.TypeTest, Body: []byte(`{}`), Attempts: 1, NextAttemptAt: now, CreatedAt: now}
 	c := notify.Claim{Notification: n, AppURL: app.NotificationURL, Secret: app.NotificationSecret, ClaimedAt: now}
 	a, _ := d.attempt(context.WithoutCancel(ctx), c)
 	n.Status, n.LastError = notify.Failed, a.Error
 	if a.Success {
-		n.Status, n.DeliveredAt = notify.Delivered, d.clock.Now()
+		n.Status, n.DeliveredAt = notify.Delivered, d.now(ctx, customerID)
 	}
 	resumed, err := d.store.RecordTestNotification(context.WithoutCancel(ctx), n, a, d.clock.Now())
 	if err != nil {
