@@ -36,6 +36,8 @@ func TestServerRefusesWhatTheDocumentForbids(t *testing.T) {
 		{"null seconds on the sandbox clock", "POST", "/sandbox/clock/advance", map[string]any{"seconds": nil}, nil, 422, "VALIDATION_FAILURE", "seconds"},
 		{"null outcome on sandbox authorise", "POST", "/sandbox/payments/00000000-0000-4000-8000-000000000001/authorise", map[string]any{"outcome": nil}, nil, 422, "VALIDATION_FAILURE", "outcome"},
 		{"null username on /oauth", "POST", "/oauth", map[string]any{"grant_type": "password", "client_id": "shop-client", "client_secret": "shop-client-secret", "username": nil, "password": "x"}, nil, 422, "VALIDATION_FAILURE", "username"},
+		{"a currency outside the enum on /dropin", "POST", "/dropin", with(dropinBody(), "currencyCode", "USD"), nil, 422, "VALIDATION_FAILURE", ""},
+		{"a currency outside the enum on the legacy API", "POST", legacyPaymentsPath, with(legacyBody(), "currencyCode", "USD"), legacyHeaders, 422, "", ""},
 		{"null body", "POST", paymentsPath, "null", paymentHeaders(nil), 400, "BAD_REQUEST", ""},
 
 		{"empty allowInitials", "GET", "/payments/00000000-0000-4000-8000-000000000001/name-match-score?allowInitials=", nil, nil, 400, "INVALID_QUERY_PARAM", ""},
