@@ -355,7 +355,15 @@ func drawInvalidParam(rt *rapid.T, p *openapi3.Parameter) (value string, present
 	}
 	rule := rapid.SampledFrom(rules).Draw(rt, "rule of "+p.Name)
 	broken = fmt.Sprintf("%s %s: %s", p.In, p.Name, rule)
-	word := rapid.StringOfN(rapid.RuneFrom(offPattern), 1, 20, -1)
+	word := rapid.StringOfN(rapid.RuneFrom(offPattern), 1, 20, -1).Filter(func(v string) bool {
+		switch p.In {
+		case "path": // dot segments are removed from a URL (RFC 3986): not sendable
+			return v != "." && v != ".."
+		case "header": // HTTP strips a header value's outer whitespace: not sendable
+			return v == strings.TrimSpace(v)
+		}
+		return true
+	})
 	switch rule {
 	case "missing":
 		return "", false, broken, true
@@ -403,9 +411,15 @@ func breakBody(rt *rapid.T, op operation, body any) (any, string) {
 	spot := rapid.SampledFrom(spots).Draw(rt, "spot")
 	kinds := []string{"null", "wrong type", "remove"}
 	s := spot.schema
+	if str, ok := spot.value.(string); ok && len(str) > 1 {
+		kinds = append(kinds, "reversed") // breaks a const (currency by paymentSystem) or pattern
+	}
 	if s != nil {
 		if len(s.Enum) > 0 {
 			kinds = append(kinds, "enum")
+		}
+		if len(s.Enum) > 1 {
+			kinds = append(kinds, "other enum value") // breaks a conditional (if/then/else) when it decides one
 		}
 		if s.MaxLength != nil {
 			kinds = append(kinds, "too long")
@@ -426,6 +440,12 @@ func breakBody(rt *rapid.T, op operation, body any) (any, string) {
 		value = otherType(spot.value)
 	case "enum":
 		value = "NOT_" + fmt.Sprint(spot.value)
+	case "other enum value":
+		value = rapid.SampledFrom(s.Enum).Filter(func(v any) bool { return v != spot.value }).Draw(rt, "other value")
+	case "reversed":
+		r := []rune(spot.value.(string))
+		slices.Reverse(r)
+		value = string(r)
 	case "too long":
 		value = strings.Repeat("A", int(*s.MaxLength)+1)
 	case "below minimum":
