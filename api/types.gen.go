@@ -62,6 +62,24 @@ func (e AmendmentStatus) Valid() bool {
 	}
 }
 
+// Defines values for DropinRequestCurrencyCode.
+const (
+	DropinRequestCurrencyCodeEUR DropinRequestCurrencyCode = "EUR"
+	DropinRequestCurrencyCodeGBP DropinRequestCurrencyCode = "GBP"
+)
+
+// Valid indicates whether the value is a known member of the DropinRequestCurrencyCode enum.
+func (e DropinRequestCurrencyCode) Valid() bool {
+	switch e {
+	case DropinRequestCurrencyCodeEUR:
+		return true
+	case DropinRequestCurrencyCodeGBP:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorCode.
 const (
 	ErrorCodeACCESSDENIED          ErrorCode = "ACCESS_DENIED"
@@ -263,6 +281,42 @@ const (
 func (e JWKUse) Valid() bool {
 	switch e {
 	case JWKUseSig:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LegacyCommonCurrencyCode.
+const (
+	LegacyCommonCurrencyCodeEUR LegacyCommonCurrencyCode = "EUR"
+	LegacyCommonCurrencyCodeGBP LegacyCommonCurrencyCode = "GBP"
+)
+
+// Valid indicates whether the value is a known member of the LegacyCommonCurrencyCode enum.
+func (e LegacyCommonCurrencyCode) Valid() bool {
+	switch e {
+	case LegacyCommonCurrencyCodeEUR:
+		return true
+	case LegacyCommonCurrencyCodeGBP:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LegacyPaymentRequestCurrencyCode.
+const (
+	LegacyPaymentRequestCurrencyCodeEUR LegacyPaymentRequestCurrencyCode = "EUR"
+	LegacyPaymentRequestCurrencyCodeGBP LegacyPaymentRequestCurrencyCode = "GBP"
+)
+
+// Valid indicates whether the value is a known member of the LegacyPaymentRequestCurrencyCode enum.
+func (e LegacyPaymentRequestCurrencyCode) Valid() bool {
+	switch e {
+	case LegacyPaymentRequestCurrencyCodeEUR:
+		return true
+	case LegacyPaymentRequestCurrencyCodeGBP:
 		return true
 	default:
 		return false
@@ -1023,6 +1077,9 @@ type Country struct {
 	Name string `json:"name"`
 }
 
+// CountryCode An ISO 3166-1 alpha-2 country code, in upper case (the list of internal/iso).
+type CountryCode = string
+
 // Currency defines model for Currency.
 type Currency struct {
 	Active bool `json:"active"`
@@ -1034,6 +1091,9 @@ type Currency struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
 }
+
+// CurrencyCode An ISO 4217 currency code with minor units, in upper case (the list of internal/iso).
+type CurrencyCode = string
 
 // Device defines model for Device.
 type Device struct {
@@ -1069,15 +1129,15 @@ type DropinRequest struct {
 	Bank *string `json:"bank,omitempty"`
 
 	// Beneficiary The legacy beneficiary; the account identifiers sit beside the name.
-	Beneficiary       *LegacyBeneficiary `json:"beneficiary,omitempty"`
-	CheckoutCountries *[]string          `json:"checkoutCountries,omitempty"`
+	Beneficiary       LegacyBeneficiary `json:"beneficiary"`
+	CheckoutCountries *[]string         `json:"checkoutCountries,omitempty"`
 
-	// CurrencyCode ISO 4217; GBP gives OPEN_BANKING_UK, any other OPEN_BANKING_EU (EUR)
+	// CurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
 	//
 	// Examples: EUR
-	CurrencyCode              string  `json:"currencyCode"`
-	MerchantInternalReference *string `json:"merchantInternalReference,omitempty"`
-	NotificationURL           *string `json:"notificationUrl,omitempty"`
+	CurrencyCode              DropinRequestCurrencyCode `json:"currencyCode"`
+	MerchantInternalReference *string                   `json:"merchantInternalReference,omitempty"`
+	NotificationURL           *string                   `json:"notificationUrl,omitempty"`
 
 	// Origin the origin (https://shop.example) of the page that embeds the checkout; recommended
 	//
@@ -1092,6 +1152,11 @@ type DropinRequest struct {
 	// UniqueReference the Global paymentReference; optional
 	UniqueReference *string `json:"uniqueReference,omitempty"`
 }
+
+// DropinRequestCurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
+//
+// Examples: EUR
+type DropinRequestCurrencyCode string
 
 // Error defines model for Error.
 type Error struct {
@@ -1154,12 +1219,14 @@ type JWKS struct {
 type LegacyBeneficiary struct {
 	AccountNumber *string `json:"accountNumber,omitempty"`
 	IBAN          *string `json:"iban,omitempty"`
-	Name          *string `json:"name,omitempty"`
+	Name          string  `json:"name"`
 	SortCode      *string `json:"sortCode,omitempty"`
 	SwiftBIC      *string `json:"swiftBic,omitempty"`
 }
 
-// LegacyCommon Fields of the legacy payment request that the embedded checkout shares; see docs/legacy-migration.md for where each goes.
+// LegacyCommon Fields of the legacy payment request that the embedded checkout shares; see docs/legacy-migration.md
+// for where each goes. `currencyCode` decides the payment system: GBP (OPEN_BANKING_UK) takes a
+// beneficiary `sortCode` and `accountNumber`, EUR (OPEN_BANKING_EU) a beneficiary `iban`.
 type LegacyCommon struct {
 	// Amount minor units
 	Amount *int64 `json:"amount,omitempty"`
@@ -1171,12 +1238,12 @@ type LegacyCommon struct {
 	Beneficiary       *LegacyBeneficiary `json:"beneficiary,omitempty"`
 	CheckoutCountries *[]string          `json:"checkoutCountries,omitempty"`
 
-	// CurrencyCode ISO 4217; GBP gives OPEN_BANKING_UK, any other OPEN_BANKING_EU (EUR)
+	// CurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
 	//
 	// Examples: EUR
-	CurrencyCode              *string `json:"currencyCode,omitempty"`
-	MerchantInternalReference *string `json:"merchantInternalReference,omitempty"`
-	NotificationURL           *string `json:"notificationUrl,omitempty"`
+	CurrencyCode              *LegacyCommonCurrencyCode `json:"currencyCode,omitempty"`
+	MerchantInternalReference *string                   `json:"merchantInternalReference,omitempty"`
+	NotificationURL           *string                   `json:"notificationUrl,omitempty"`
 
 	// Shopper The legacy shopper (also the embedded checkout's).
 	Shopper        *LegacyShopper         `json:"shopper,omitempty"`
@@ -1186,6 +1253,11 @@ type LegacyCommon struct {
 	// UniqueReference the Global paymentReference; optional
 	UniqueReference *string `json:"uniqueReference,omitempty"`
 }
+
+// LegacyCommonCurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
+//
+// Examples: EUR
+type LegacyCommonCurrencyCode string
 
 // LegacyError defines model for LegacyError.
 type LegacyError struct {
@@ -1232,7 +1304,7 @@ type LegacyPaymentCreated struct {
 // LegacyPaymentRequest The legacy payment request. Unknown fields are ignored.
 type LegacyPaymentRequest struct {
 	// Amount minor units
-	Amount *int64 `json:"amount,omitempty"`
+	Amount int64 `json:"amount"`
 
 	// Bank a bank of GET /banks (the Global institutionId)
 	Bank *string `json:"bank,omitempty"`
@@ -1241,18 +1313,18 @@ type LegacyPaymentRequest struct {
 	BankEditable *bool `json:"bankEditable,omitempty"`
 
 	// Beneficiary The legacy beneficiary; the account identifiers sit beside the name.
-	Beneficiary *LegacyBeneficiary `json:"beneficiary,omitempty"`
+	Beneficiary LegacyBeneficiary `json:"beneficiary"`
 
 	// Callback the Global communication.return.queryString
 	Callback          *string   `json:"callback,omitempty"`
 	CheckoutCountries *[]string `json:"checkoutCountries,omitempty"`
 
-	// CurrencyCode ISO 4217; GBP gives OPEN_BANKING_UK, any other OPEN_BANKING_EU (EUR)
+	// CurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
 	//
 	// Examples: EUR
-	CurrencyCode              *string `json:"currencyCode,omitempty"`
-	MerchantInternalReference *string `json:"merchantInternalReference,omitempty"`
-	NotificationURL           *string `json:"notificationUrl,omitempty"`
+	CurrencyCode              LegacyPaymentRequestCurrencyCode `json:"currencyCode"`
+	MerchantInternalReference *string                          `json:"merchantInternalReference,omitempty"`
+	NotificationURL           *string                          `json:"notificationUrl,omitempty"`
 
 	// Payer The legacy payer.
 	Payer             *LegacyPayer `json:"payer,omitempty"`
@@ -1269,6 +1341,11 @@ type LegacyPaymentRequest struct {
 	// UniqueReference the Global paymentReference; optional
 	UniqueReference *string `json:"uniqueReference,omitempty"`
 }
+
+// LegacyPaymentRequestCurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
+//
+// Examples: EUR
+type LegacyPaymentRequestCurrencyCode string
 
 // LegacyShopper The legacy shopper (also the embedded checkout's).
 type LegacyShopper struct {
@@ -1546,7 +1623,10 @@ type PaymentSender struct {
 	Name               string             `json:"name"`
 }
 
-// PaymentCreateRequest Unknown fields are ignored. Every failing field is reported at once (422).
+// PaymentCreateRequest Unknown fields are ignored. Every failing field is reported at once (422). `paymentSystem` decides
+// the rest: OPEN_BANKING_UK takes `currency` GBP, the `openBankingUK` object (not `openBankingEU`) and a
+// beneficiary `sortCode` and `accountNumber`; OPEN_BANKING_EU takes `currency` EUR, the `openBankingEU`
+// object (not `openBankingUK`) and a beneficiary `iban` (the `if`/`then`/`else` below).
 type PaymentCreateRequest struct {
 	// Amount minor units; at most the server's maximum (default 10,000,000,000)
 	Amount        *int64         `json:"amount"`
@@ -1577,7 +1657,7 @@ type PaymentCreateRequest struct {
 
 // HostedCheckoutCountries defines model for PaymentCreateRequest.checkout.hosted.countries.
 type HostedCheckoutCountries struct {
-	Available *[]string `json:"available,omitempty"`
+	Available *[]CountryCode `json:"available,omitempty"`
 }
 
 // HostedCheckout defines model for PaymentCreateRequest.checkout.hosted.
@@ -1817,7 +1897,7 @@ type SandboxMandateAuthoriseRequestOutcome string
 // SandboxOutcome A sandbox outcome; a `>` chain plays its moves in order, the part after `DELAYED_AT_BANK` is the bank's answer 2 minutes later.
 type SandboxOutcome string
 
-// TokenRequest defines model for TokenRequest.
+// TokenRequest The password grant takes `username` and `password`, the refresh_token grant `refresh_token`.
 type TokenRequest struct {
 	ClientID     string                `json:"client_id"`
 	ClientSecret string                `json:"client_secret"`
@@ -1878,6 +1958,12 @@ type LegacyAPIVersion string
 
 // MandateID defines model for MandateId.
 type MandateID = string
+
+// PagePaymentID defines model for PagePaymentId.
+type PagePaymentID = string
+
+// PageToken defines model for PageToken.
+type PageToken = string
 
 // PaymentID defines model for PaymentId.
 type PaymentID = string
@@ -1974,14 +2060,59 @@ type RecallAmendmentParamsXServiceAPIVersion string
 
 // ListBanksParams defines parameters for ListBanks.
 type ListBanksParams struct {
-	// Country ISO 3166-1 alpha-2
-	Country       *string        `form:"country,omitempty" json:"country,omitempty"`
+	// Country ISO 3166-1 alpha-2, upper case; another value is 400 INVALID_QUERY_PARAM
+	Country       *CountryCode   `form:"country,omitempty" json:"country,omitempty"`
 	PaymentSystem *PaymentSystem `form:"paymentSystem,omitempty" json:"paymentSystem,omitempty"`
+}
+
+// ShowCheckoutPageParams defines parameters for ShowCheckoutPage.
+type ShowCheckoutPageParams struct {
+	// Token The checkout token of the payer's link (`directUrl`); it expires.
+	Token PageToken `form:"token" json:"token"`
+
+	// Q search in the bank names
+	Q *string `form:"q,omitempty" json:"q,omitempty"`
+
+	// Country show only the banks of this country
+	Country *string `form:"country,omitempty" json:"country,omitempty"`
+}
+
+// ShowCheckoutConfirmationParams defines parameters for ShowCheckoutConfirmation.
+type ShowCheckoutConfirmationParams struct {
+	// Token The checkout token of the payer's link (`directUrl`); it expires.
+	Token PageToken `form:"token" json:"token"`
+
+	// Bank a bank of the picker
+	Bank string `form:"bank" json:"bank"`
+}
+
+// GoToBankFormdataBody defines parameters for GoToBank.
+type GoToBankFormdataBody struct {
+	Bank string `form:"bank" json:"bank"`
+
+	// Token the checkout token of the payer's link
+	Token string `form:"token" json:"token"`
+}
+
+// ShowCheckoutOutcomeParams defines parameters for ShowCheckoutOutcome.
+type ShowCheckoutOutcomeParams struct {
+	// Token The checkout token of the payer's link (`directUrl`); it expires.
+	Token PageToken `form:"token" json:"token"`
+}
+
+// StartEmbeddedCheckoutParams defines parameters for StartEmbeddedCheckout.
+type StartEmbeddedCheckoutParams struct {
+	// Token the token of POST /dropin
+	Token string `form:"token" json:"token"`
+
+	// Origin the origin of the merchant's page that frames the checkout
+	Origin *string `form:"origin,omitempty" json:"origin,omitempty"`
 }
 
 // CreateDropinParams defines parameters for CreateDropin.
 type CreateDropinParams struct {
-	// IdempotencyKey Up to 64 printable ASCII characters (a uuid is recommended); longer is 400 INVALID_HTTP_HEADER.
+	// IdempotencyKey 1 to 64 printable ASCII characters without spaces (`!` to `~`; a uuid is recommended). Empty, longer,
+	// another character or the header sent twice is 400 INVALID_HTTP_HEADER.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
 	// XServiceTestingScenario Sandbox only (400 `INVALID_HTTP_HEADER` in production, and for an unknown name): the outcome to
@@ -1995,7 +2126,8 @@ type CreateLegacyPaymentParams struct {
 	// XServiceAPIVersion Legacy API version; `1`, `2`, `3`, `4` or `edge` (all behave alike). Missing or another value is a legacy error (400).
 	XServiceAPIVersion CreateLegacyPaymentParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
 
-	// IdempotencyKey Up to 64 printable ASCII characters (a uuid is recommended); longer is 400 INVALID_HTTP_HEADER.
+	// IdempotencyKey 1 to 64 printable ASCII characters without spaces (`!` to `~`; a uuid is recommended). Empty, longer,
+	// another character or the header sent twice is 400 INVALID_HTTP_HEADER.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
 	// XServiceTestingScenario Sandbox only (400 `INVALID_HTTP_HEADER` in production, and for an unknown name): the outcome to
@@ -2083,6 +2215,24 @@ type SuspendMandateParams struct {
 // SuspendMandateParamsXServiceAPIVersion defines parameters for SuspendMandate.
 type SuspendMandateParamsXServiceAPIVersion string
 
+// ShowMockBankParams defines parameters for ShowMockBank.
+type ShowMockBankParams struct {
+	// Token The checkout token of the payer's link (`directUrl`); it expires.
+	Token PageToken `form:"token" json:"token"`
+}
+
+// AnswerAtMockBankFormdataBody defines parameters for AnswerAtMockBank.
+type AnswerAtMockBankFormdataBody struct {
+	// Holder the account holder name the bank reports
+	Holder *string `form:"holder,omitempty" json:"holder,omitempty"`
+
+	// Outcome A sandbox outcome; a `>` chain plays its moves in order, the part after `DELAYED_AT_BANK` is the bank's answer 2 minutes later.
+	Outcome SandboxOutcome `form:"outcome" json:"outcome"`
+
+	// Token the checkout token of the payer's link
+	Token string `form:"token" json:"token"`
+}
+
 // ListNotificationsParams defines parameters for ListNotifications.
 type ListNotificationsParams struct {
 	PaymentID    *string             `form:"paymentId,omitempty" json:"paymentId,omitempty"`
@@ -2096,7 +2246,7 @@ type ListNotificationsParams struct {
 // ListPaymentsParams defines parameters for ListPayments.
 type ListPaymentsParams struct {
 	Status            *PaymentStatus `form:"status,omitempty" json:"status,omitempty"`
-	Currency          *string        `form:"currency,omitempty" json:"currency,omitempty"`
+	Currency          *CurrencyCode  `form:"currency,omitempty" json:"currency,omitempty"`
 	InternalReference *string        `form:"internalReference,omitempty" json:"internalReference,omitempty"`
 	PaymentReference  *string        `form:"paymentReference,omitempty" json:"paymentReference,omitempty"`
 
@@ -2116,7 +2266,8 @@ type CreatePaymentParams struct {
 	// XServiceInitiationChannel `hosted` or `api`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceInitiationChannel CreatePaymentParamsXServiceInitiationChannel `json:"X-Service-Initiation-Channel"`
 
-	// IdempotencyKey Up to 64 printable ASCII characters (a uuid is recommended); longer is 400 INVALID_HTTP_HEADER.
+	// IdempotencyKey 1 to 64 printable ASCII characters without spaces (`!` to `~`; a uuid is recommended). Empty, longer,
+	// another character or the header sent twice is 400 INVALID_HTTP_HEADER.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 
 	// XServiceTestingScenario Sandbox only (400 `INVALID_HTTP_HEADER` in production, and for an unknown name): the outcome to
@@ -2145,6 +2296,9 @@ type ListSandboxInboxParams struct {
 // ReceiveSandboxNotificationJSONBody defines parameters for ReceiveSandboxNotification.
 type ReceiveSandboxNotificationJSONBody = interface{}
 
+// GoToBankFormdataRequestBody defines body for GoToBank for application/x-www-form-urlencoded ContentType.
+type GoToBankFormdataRequestBody GoToBankFormdataBody
+
 // CreateDropinJSONRequestBody defines body for CreateDropin for application/json ContentType.
 type CreateDropinJSONRequestBody = DropinRequest
 
@@ -2162,6 +2316,9 @@ type CreateMandateJSONRequestBody = MandateCreateRequest
 
 // CreateAmendmentJSONRequestBody defines body for CreateAmendment for application/json ContentType.
 type CreateAmendmentJSONRequestBody = AmendmentRequest
+
+// AnswerAtMockBankFormdataRequestBody defines body for AnswerAtMockBank for application/x-www-form-urlencoded ContentType.
+type AnswerAtMockBankFormdataRequestBody AnswerAtMockBankFormdataBody
 
 // CreateTokenJSONRequestBody defines body for CreateToken for application/json ContentType.
 type CreateTokenJSONRequestBody = TokenRequest

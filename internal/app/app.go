@@ -208,7 +208,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Connectors: connectors})
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
-		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(),
+		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(), PublicURL: a.cfg.PublicURL,
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),

@@ -20,6 +20,7 @@ import (
 var (
 	specOnce   sync.Once
 	specRouter routers.Router
+	specDoc    *openapi3.T
 	specServer *url.URL
 	specErr    error
 )
@@ -32,7 +33,7 @@ func textBody(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3fi
 }
 
 func loadSpec() {
-	for _, ct := range []string{"text/markdown", "text/javascript"} {
+	for _, ct := range []string{"text/markdown", "text/javascript", "text/html", "text/css"} {
 		openapi3filter.RegisterBodyDecoder(ct, textBody)
 	}
 	loader := openapi3.NewLoader()
@@ -45,6 +46,7 @@ func loadSpec() {
 		specErr = fmt.Errorf("openapi.yaml is not a valid OpenAPI document: %w", err)
 		return
 	}
+	specDoc = doc
 	specServer, _ = url.Parse(doc.Servers[0].URL)
 	specRouter, specErr = gorillamux.NewRouter(doc)
 }
@@ -80,25 +82,42 @@ func CheckResponseAgainstSpec(t testing.TB, req *http.Request, resp *Response) {
 // the answer is not a 4xx (see CheckAgainstSpec).
 func checkSpec(t testing.TB, req *http.Request, resp *Response, checkReq bool) {
 	t.Helper()
+	for _, err := range SpecMismatches(req, resp, checkReq) {
+		t.Error(err)
+	}
+}
+
+// Spec is the OpenAPI document as the checks load it (validated once), for
+// tests that walk its operations.
+func Spec() (*openapi3.T, error) {
+	specOnce.Do(loadSpec)
+	return specDoc, specErr
+}
+
+// SpecMismatches is what CheckAgainstSpec reports, as errors, for tests
+// that decide themselves how to fail (a property test's case).
+func SpecMismatches(req *http.Request, resp *Response, checkReq bool) []error {
 	specOnce.Do(loadSpec)
 	if specErr != nil {
-		t.Fatal(specErr)
+		return []error{specErr}
 	}
 	routed := req.Clone(context.Background())
 	routed.URL.Scheme, routed.URL.Host, routed.Host = specServer.Scheme, specServer.Host, specServer.Host
 	route, params, err := specRouter.FindRoute(routed)
 	if err != nil {
 		if resp.Status == http.StatusNotFound || resp.Status == http.StatusMethodNotAllowed {
-			return
+			return nil
 		}
-		t.Errorf("OpenAPI: %s %s answered %d but is not documented in api/openapi.yaml: %v", req.Method, req.URL.Path, resp.Status, err)
-		return
+		return []error{fmt.Errorf("OpenAPI: %s %s answered %d but is not documented in api/openapi.yaml: %w", req.Method, req.URL.Path, resp.Status, err)}
 	}
 	opts := &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true,
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}
 	reqIn := &openapi3filter.RequestValidationInput{Request: routed, PathParams: params, Route: route, Options: opts}
+	var errs []error
 	if checkReq && (resp.Status < 400 || resp.Status >= 500) {
-		checkRequest(t, req, reqIn, resp.Status)
+		if err := RequestMismatch(req, reqIn); err != nil {
+			errs = append(errs, fmt.Errorf("OpenAPI: request %s %s (answered %d) does not match api/openapi.yaml: %w", req.Method, req.URL.Path, resp.Status, err))
+		}
 	}
 	in := &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: reqIn,
@@ -108,23 +127,36 @@ func checkSpec(t testing.TB, req *http.Request, resp *Response, checkReq bool) {
 	}
 	in.SetBodyBytes(resp.Body)
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
-		t.Errorf("OpenAPI: response to %s %s (%d) does not match api/openapi.yaml: %v\nbody: %s", req.Method, req.URL.Path, resp.Status, err, resp.Body)
+		errs = append(errs, fmt.Errorf("OpenAPI: response to %s %s (%d) does not match api/openapi.yaml: %w\nbody: %s", req.Method, req.URL.Path, resp.Status, err, resp.Body))
 	}
+	return errs
 }
 
-// checkRequest fails the test when req (its parameters, headers and body)
-// does not match the document. The body is read again through GetBody,
-// which http.NewRequest sets for the bodies Env.Do sends.
-func checkRequest(t testing.TB, req *http.Request, in *openapi3filter.RequestValidationInput, status int) {
-	t.Helper()
+// RequestMismatch validates req (its parameters, headers and body) against
+// the document: nil when it matches. in is req routed in the document, or
+// nil to route it here. The body is read again through GetBody, which
+// http.NewRequest sets for in-memory bodies.
+func RequestMismatch(req *http.Request, in *openapi3filter.RequestValidationInput) error {
+	specOnce.Do(loadSpec)
+	if specErr != nil {
+		return specErr
+	}
+	if in == nil {
+		routed := req.Clone(context.Background())
+		routed.URL.Scheme, routed.URL.Host, routed.Host = specServer.Scheme, specServer.Host, specServer.Host
+		route, params, err := specRouter.FindRoute(routed)
+		if err != nil {
+			return fmt.Errorf("not an operation of the document: %w", err)
+		}
+		in = &openapi3filter.RequestValidationInput{Request: routed, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{MultiError: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}}
+	}
 	if req.GetBody != nil {
 		body, err := req.GetBody()
 		if err != nil {
-			t.Fatalf("OpenAPI: read the request body again: %v", err)
+			return fmt.Errorf("read the request body again: %w", err)
 		}
 		in.Request.Body = body
 	}
-	if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-		t.Errorf("OpenAPI: request %s %s (answered %d) does not match api/openapi.yaml: %v", req.Method, req.URL.Path, status, err)
-	}
+	return openapi3filter.ValidateRequest(context.Background(), in)
 }

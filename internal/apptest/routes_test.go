@@ -1,6 +1,7 @@
 package apptest_test
 
 import (
+	"io"
 	"net/http"
 	"regexp"
 	"slices"
@@ -13,9 +14,13 @@ import (
 	"github.com/bankrail/bankrail/internal/apptest"
 )
 
-// pagePrefixes are the payer's HTML pages, served below these prefixes
-// and deliberately not in the API document.
+// pagePrefixes are the payer's HTML pages, served below these prefixes by
+// the pages' own router; their operations are documented (tag Payer pages).
 var pagePrefixes = []string{"/checkout/", "/mock-banks/"}
+
+// unroutedPage is what the pages' router answers for a path or method it
+// does not route (internal/checkout).
+const unroutedPage = "This page does not exist."
 
 // pathParam matches a path parameter, whatever its name.
 var pathParam = regexp.MustCompile(`\{[^}]*\}`)
@@ -27,9 +32,10 @@ func operationKey(method, path string) string {
 
 // TestEveryRouteIsDocumentedAndEveryOperationServed compares the routes the
 // server registers (sandbox mode: every optional part is on) with the
-// operations of api/openapi.yaml, both ways. A route below a prefix (the
-// payer's pages, /js/) counts as served for every GET operation below it;
-// a prefix must be one of pagePrefixes or hold documented operations.
+// operations of api/openapi.yaml, both ways. Below a prefix (the payer's
+// pages) the pages route themselves: every documented operation below it
+// is requested (ids that name nothing) and must reach a page, not the
+// router's "page does not exist"; a prefix must be one of pagePrefixes.
 func TestEveryRouteIsDocumentedAndEveryOperationServed(t *testing.T) {
 	env := apptest.New(t)
 	lister, ok := env.App.Handler().(interface{ Routes() []string })
@@ -60,21 +66,19 @@ func TestEveryRouteIsDocumentedAndEveryOperationServed(t *testing.T) {
 			t.Errorf("%s is served but is not an operation of api/openapi.yaml", pattern)
 		}
 	}
-	below := func(prefix string) []string {
-		var ops []string
-		for key := range documented {
-			if strings.HasPrefix(key, http.MethodGet+" "+prefix) {
-				ops = append(ops, key)
-			}
-		}
-		return ops
-	}
 	for _, prefix := range prefixes {
-		if !slices.Contains(pagePrefixes, prefix) && len(below(prefix)) == 0 {
-			t.Errorf("%s is served (a prefix) but nothing below it is documented, nor is it one of the HTML page prefixes %v", prefix, pagePrefixes)
+		if !slices.Contains(pagePrefixes, prefix) {
+			t.Errorf("%s is served (a prefix) but is not one of the HTML page prefixes %v", prefix, pagePrefixes)
+			continue
 		}
-		for _, key := range below(prefix) {
-			served[key] = true
+		for key := range documented {
+			method, path, _ := strings.Cut(key, " ")
+			if !strings.HasPrefix(path, prefix) {
+				continue
+			}
+			if routedPage(t, env, method, strings.ReplaceAll(path, "{}", "00000000-0000-4000-8000-00000000dead")) {
+				served[key] = true
+			}
 		}
 	}
 	for key := range documented {
@@ -87,4 +91,24 @@ func TestEveryRouteIsDocumentedAndEveryOperationServed(t *testing.T) {
 			t.Errorf("the page prefix %s is exempted but no longer served: remove it from pagePrefixes", prefix)
 		}
 	}
+}
+
+// routedPage reports whether the pages' router routes method and path (the
+// page may still answer 4xx for the unknown payment).
+func routedPage(t *testing.T, env *apptest.Env, method, path string) bool {
+	t.Helper()
+	req, err := http.NewRequest(method, env.URL+path, strings.NewReader(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	client := *env.Server.Client() // a copy: the Env's client follows redirects
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return !(resp.StatusCode == http.StatusNotFound && strings.Contains(string(body), unroutedPage)) && resp.StatusCode != http.StatusMethodNotAllowed
 }

@@ -60,7 +60,7 @@ func New(d Deps) *Handler {
 	}
 	h.mux.HandleFunc("GET /checkout/static/checkout.css", serveStatic("static/checkout.css", "text/css; charset=utf-8"))
 	h.mux.HandleFunc("GET /checkout/static/embed.js", serveStatic("static/embed.js", "text/javascript; charset=utf-8"))
-	h.mux.HandleFunc("GET /js/v1/checkout.js", serveStatic("static/checkout.js", "text/javascript; charset=utf-8"))
+	h.mux.HandleFunc("GET "+LibraryPath, serveStatic("static/checkout.js", "text/javascript; charset=utf-8"))
 	h.mux.HandleFunc("GET /checkout/{id}", h.page(h.showCheckout))
 	h.mux.HandleFunc("GET /checkout/{id}/embed", h.page(h.startEmbedded))
 	h.mux.HandleFunc("GET /checkout/{id}/confirm", h.page(h.showConfirm))
@@ -78,8 +78,12 @@ func New(d Deps) *Handler {
 }
 
 // Prefixes are the paths the handler serves below; the HTTP server mounts
-// it there. /js/ holds the embedded checkout's library.
-var Prefixes = []string{"/checkout/", "/mock-banks/", "/js/"}
+// it there. The embedded checkout's library, LibraryPath, is mounted as
+// one API route (GET only: another method is the API's JSON 405).
+var Prefixes = []string{"/checkout/", "/mock-banks/"}
+
+// LibraryPath is where the embedded checkout's JavaScript library is served.
+const LibraryPath = "/js/v1/checkout.js"
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

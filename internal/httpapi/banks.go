@@ -17,9 +17,9 @@ func (s *Server) listBanks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := bank.Filter{Country: strings.ToUpper(q.Get("country")), System: bank.PaymentSystem(q.Get("paymentSystem"))}
+	f := bank.Filter{Country: q.Get("country"), System: bank.PaymentSystem(q.Get("paymentSystem"))}
 	if f.Country != "" && !iso.IsCountry(f.Country) {
-		return errs.E(errs.InvalidQueryParam, "country %q is not an ISO 3166-1 alpha-2 code (e.g. DE, GB).", q.Get("country"))
+		return errs.E(errs.InvalidQueryParam, "country %q is not an ISO 3166-1 alpha-2 code in upper case (e.g. DE, GB).", q.Get("country"))
 	}
 	if f.System != "" && !f.System.Valid() {
 		return errs.E(errs.InvalidQueryParam, "paymentSystem %q is not OPEN_BANKING_EU or OPEN_BANKING_UK.", f.System)

@@ -42,7 +42,7 @@ func TestBanks(t *testing.T) {
 			t.Errorf("%s: %d banks", c, countries[c])
 		}
 	}
-	de := list("?country=de")
+	de := list("?country=DE")
 	if len(de) != 3 || de[0].Country.Name != "Germany" {
 		t.Fatalf("DE: %+v", de)
 	}
@@ -54,7 +54,7 @@ func TestBanks(t *testing.T) {
 	if got := list("?country=GB&paymentSystem=OPEN_BANKING_EU"); len(got) != 0 {
 		t.Fatalf("GB + EU: %d banks", len(got))
 	}
-	for _, q := range []string{"?country=XX", "?country=UK", "?paymentSystem=SWIFT"} {
+	for _, q := range []string{"?country=XX", "?country=UK", "?country=de", "?paymentSystem=SWIFT"} {
 		env.Do(t, apptest.Request{Method: "GET", Path: "/banks" + q, Token: token}).Error(t, http.StatusBadRequest, "INVALID_QUERY_PARAM")
 	}
 	resp := env.Do(t, apptest.Request{Method: "GET", Path: "/banks/" + bankGB, Token: token})

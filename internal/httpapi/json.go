@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/bankrail/bankrail/internal/errs"
@@ -114,8 +116,73 @@ func decodeJSONBytes(body []byte, dst any) error {
 	if dec.More() {
 		return errs.E(errs.BadRequest, "Malformed JSON: unexpected data after the JSON value.")
 	}
-	return nil
+	return refuseNulls(body, dst)
 }
+
+// refuseNulls refuses an explicit null in a field of dst's type: no field
+// of any request body of the document is nullable, so null is not
+// "absent" but a value of the wrong type (INVALID_TYPE at its path, every
+// one at once). This is the one place that decides it, for every JSON body
+// (api's document test checks that no request schema allows null). Unknown
+// fields, which the document lets through, are not looked at; nor are
+// fields of free-form JSON (json.RawMessage, any). body is valid JSON.
+func refuseNulls(body []byte, dst any) error {
+	var doc any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return errs.Wrap(errs.BadRequest, err, "Malformed JSON: %s.", err.Error())
+	}
+	if doc == nil {
+		return errs.E(errs.BadRequest, "The request body must be a JSON object, not null.")
+	}
+	var v errs.Validation
+	nulls(&v, "", doc, reflect.TypeOf(dst))
+	return v.Err()
+}
+
+// nulls adds a field error for every null in x, a decoded JSON value of
+// Go type t, below path.
+func nulls(v *errs.Validation, path string, x any, t reflect.Type) {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() == reflect.Interface || t == rawMessage {
+		return // free-form JSON
+	}
+	switch x := x.(type) {
+	case nil:
+		v.Add(errs.InvalidType, path, "%s must not be null; leave the field out instead.", path)
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(x))
+		for _, k := range keys {
+			var ft reflect.Type
+			switch t.Kind() {
+			case reflect.Struct:
+				if ft = fieldType(t, k); ft == nil {
+					continue // an unknown field: ignored
+				}
+			case reflect.Map:
+				ft = t.Elem()
+			default:
+				continue // the decoder reports the wrong type
+			}
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			nulls(v, p, x[k], ft)
+		}
+	case []any:
+		if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+			return
+		}
+		for i, e := range x {
+			nulls(v, fmt.Sprintf("%s[%d]", path, i), e, t.Elem())
+		}
+	}
+}
+
+// rawMessage is the type of free-form JSON fields.
+var rawMessage = reflect.TypeOf(json.RawMessage(nil))
 
 // jsonKind names a Go kind the way a JSON client thinks of it.
 func jsonKind(kind string) string {

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -106,16 +105,8 @@ func notificationFilter(r *http.Request) (notify.Filter, error) {
 			*dst = t
 		}
 	}
-	for name, dst := range map[string]*int{"page": &f.Page, "limit": &f.Limit} {
-		if v := q.Get(name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 {
-				return f, errs.E(errs.InvalidQueryParam, "%s must be a positive integer, got %q.", name, v)
-			}
-			*dst = n
-		}
-	}
-	return f, nil
+	f.Page, f.Limit, err = pageParams(q, notify.DefaultLimit, notify.MaxLimit)
+	return f, err
 }
 
 // getNotification serves GET /notifications/{id}.

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -163,10 +161,7 @@ func parseListFilter(r *http.Request) (payment.ListFilter, error) {
 	}
 	f := payment.ListFilter{Page: 1, Limit: payment.DefaultPageLimit, Currency: q.Get("currency"),
 		InternalReference: q.Get("internalReference"), PaymentReference: q.Get("paymentReference")}
-	if f.Page, err = intParam(q.Get("page"), "page", 1, 1, math.MaxInt32); err != nil {
-		return f, err
-	}
-	if f.Limit, err = intParam(q.Get("limit"), "limit", payment.DefaultPageLimit, 1, payment.MaxPageLimit); err != nil {
+	if f.Page, f.Limit, err = pageParams(q, payment.DefaultPageLimit, payment.MaxPageLimit); err != nil {
 		return f, err
 	}
 	if st := q.Get("status"); st != "" {
@@ -189,18 +184,6 @@ func parseListFilter(r *http.Request) (payment.ListFilter, error) {
 		return f, err
 	}
 	return f, nil
-}
-
-// intParam parses an optional integer query parameter within [lo, hi].
-func intParam(v, name string, def, lo, hi int) (int, error) {
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		return 0, errs.E(errs.InvalidQueryParam, "%s must be an integer from %d to %d, got %q.", name, lo, hi, v)
-	}
-	return n, nil
 }
 
 // timeParam parses an optional ISO 8601 date-time query parameter.
@@ -229,8 +212,12 @@ func (s *Server) nameMatchScore(w http.ResponseWriter, r *http.Request) error {
 // initials differs between the Global and the legacy API (as does the
 // answer's shape).
 func (s *Server) scoreName(r *http.Request, initialsParam string) (payment.NameMatch, error) {
+	q, err := listQuery(r, []string{initialsParam})
+	if err != nil {
+		return payment.NameMatch{}, err
+	}
 	allow := false
-	switch v := r.URL.Query().Get(initialsParam); strings.ToLower(v) {
+	switch v := q.Get(initialsParam); strings.ToLower(v) {
 	case "", "false":
 	case "true":
 		allow = true

@@ -1,8 +1,10 @@
 package httpapi
 
 import (
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/bankrail/bankrail/internal/errs"
 )
@@ -12,6 +14,7 @@ var (
 	paymentFilters      = []string{"status", "currency", "internalReference", "paymentReference", "customerId", "createdAt[gte]", "createdAt[lte]", "page", "limit"}
 	notificationFilters = []string{"paymentId", "status", "createdAt[gte]", "createdAt[lte]", "page", "limit"}
 	bankFilters         = []string{"country", "paymentSystem"}
+	inboxFilters        = []string{"page", "limit"}
 )
 
 // listQuery is the query of a list endpoint whose parameters are names. A
@@ -37,4 +40,29 @@ func uuidParam(q url.Values, name string) (string, error) {
 		return "", errs.E(errs.InvalidQueryParam, "%s %q is not a uuid.", name, v)
 	}
 	return v, nil
+}
+
+// pageParams reads the paging parameters of a list: page from 1 to
+// 2147483647 (default 1) and limit from 1 to maxLimit (default def), as the
+// document declares them for every list.
+func pageParams(q url.Values, def, maxLimit int) (page, limit int, err error) {
+	if page, err = intParam(q.Get("page"), "page", 1, 1, math.MaxInt32); err != nil {
+		return 0, 0, err
+	}
+	if limit, err = intParam(q.Get("limit"), "limit", def, 1, maxLimit); err != nil {
+		return 0, 0, err
+	}
+	return page, limit, nil
+}
+
+// intParam parses an optional integer query parameter within [lo, hi].
+func intParam(v, name string, def, lo, hi int) (int, error) {
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, errs.E(errs.InvalidQueryParam, "%s must be an integer from %d to %d, got %q.", name, lo, hi, v)
+	}
+	return n, nil
 }

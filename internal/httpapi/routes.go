@@ -40,6 +40,9 @@ func (s *Server) routes() {
 		for _, prefix := range s.PagePrefixes {
 			s.mount(prefix, s.Pages)
 		}
+		// The embedded checkout's library: served by the pages, routed as an
+		// API path so that another method is the JSON 405 with Allow.
+		s.handle("GET /js/v1/checkout.js", s.servePages, public)
 	}
 	// Notifications: the delivery log, redelivery, the test notification and resume.
 	if s.Notifications != nil {

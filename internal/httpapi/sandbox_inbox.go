@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strconv"
 
 	"github.com/bankrail/bankrail/api"
 	"github.com/bankrail/bankrail/internal/errs"
@@ -37,15 +36,13 @@ func (s *Server) receiveSandboxNotification(w http.ResponseWriter, r *http.Reque
 
 // listSandboxInbox serves GET /sandbox/inbox.
 func (s *Server) listSandboxInbox(w http.ResponseWriter, r *http.Request) error {
-	var page, limit int
-	for name, dst := range map[string]*int{"page": &page, "limit": &limit} {
-		if v := r.URL.Query().Get(name); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 {
-				return errs.E(errs.InvalidQueryParam, "%s must be a positive integer, got %q.", name, v)
-			}
-			*dst = n
-		}
+	q, err := listQuery(r, inboxFilters)
+	if err != nil {
+		return err
+	}
+	page, limit, err := pageParams(q, inbox.DefaultLimit, inbox.MaxLimit)
+	if err != nil {
+		return err
 	}
 	p, err := s.Inbox.List(r.Context(), viewer(r), page, limit)
 	if err != nil {

@@ -36,6 +36,7 @@ type Deps struct {
 	MaxBodyBytes int64
 	TrustProxy   bool
 	Version      string
+	PublicURL    string // where clients reach this instance: the servers of the served OpenAPI document
 
 	Auth    *auth.Service
 	DB      Pinger
