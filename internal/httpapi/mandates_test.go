@@ -337,7 +337,7 @@ func TestAmendmentRules(t *testing.T) {
 			fields  []string
 		}{
 			{"rule 2: neither validity nor payTo", payTo.ID, map[string]any{}, 422, "VALIDATION_FAILURE", []string{"MISSING_FIELD validity"}},
-			{"rule 2: nulls count as absent", payTo.ID, map[string]any{"validity": nil, "payTo": nil}, 422, "VALIDATION_FAILURE", []string{"MISSING_FIELD validity"}},
+			{"explicit nulls are refused, as in every body (docs/decisions.md)", payTo.ID, map[string]any{"validity": nil, "payTo": nil}, 422, "VALIDATION_FAILURE", []string{"INVALID_TYPE payTo", "INVALID_TYPE validity"}},
 			{"rule 3: payTo on a VRP mandate", vrp.ID, map[string]any{"payTo": map[string]any{"limits": map[string]any{"payment": map[string]any{"amount": 10}}}},
 				422, "VALIDATION_FAILURE", []string{"FIELD_NOT_ALLOWED payTo"}},
 			{"timestamps are date space time", payTo.ID, map[string]any{"validity": map[string]any{"to": "2028-01-01T00:00:00Z"}},
