@@ -18,6 +18,7 @@ import (
 	legacyapi "github.com/bankrail/bankrail/internal/legacy"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/report"
 )
 
 // Pinger reports whether the database answers.
@@ -44,6 +45,8 @@ type Deps struct {
 	Notifications *notify.Service    // the delivery log and test notifications
 	Metrics       http.Handler       // Prometheus metrics at GET /metrics
 	Inbox         *inbox.Service     // the sandbox's built-in notification receiver (nil in production)
+	Reports       *report.Service    // asynchronous CSV reports
+	SignIns       SignInAuditor      // writes the audit entries of refused sign-ins (nil: not audited)
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.
@@ -133,6 +136,7 @@ func (s *Server) handle(pattern string, h handlerFunc, opts ...routeOption) {
 			s.writeError(w, r, err)
 			return
 		}
+		r = s.audited(r, pattern, rt)
 		if err := h(w, r); err != nil {
 			s.writeError(w, r, err)
 		}
