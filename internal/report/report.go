@@ -11,6 +11,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/job"
 	"github.com/bankrail/bankrail/internal/notify"
 )
@@ -165,17 +166,7 @@ type PaymentRow struct {
 }
 
 // AuditRow is one entry of an AUDIT_LOG report.
-type AuditRow struct {
-	OccurredAt   time.Time
-	CustomerID   string
-	ActorType    string
-	ActorID      string
-	Action       string
-	ResourceType string
-	ResourceID   string
-	RequestID    string
-	IP           string
-}
+type AuditRow = audit.Entry
 
 // Data reads what reports list, streaming: fn is called once per row in
 // order; the store holds no more than a row at a time.

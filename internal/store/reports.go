@@ -149,7 +149,8 @@ func (r reports) WriteChunk(ctx context.Context, id string, attempt, seq int, da
 	return translate(err, fmt.Sprintf("chunk %d of report %s", seq, id))
 }
 
-// Finish ends an attempt while the report is GENERATING under it.
+// Finish ends an attempt while the report is GENERATING under it, and
+// forgets the chunks of any other attempt.
 func (r reports) Finish(ctx context.Context, rep report.Report) error {
 	res, err := r.writer().ExecContext(ctx, `
 		UPDATE reports SET status = $3, row_count = $4, size_bytes = $5, stored_bytes = $6, failure = $7, generated_at = $8
@@ -161,7 +162,9 @@ func (r reports) Finish(ctx context.Context, rep report.Report) error {
 	} else if err != nil {
 		return err
 	}
-	return nil
+	// Chunks a superseded attempt wrote after the newer one started.
+	_, err = r.writer().ExecContext(ctx, `DELETE FROM report_chunks WHERE report_id = $1 AND attempt <> $2`, rep.ID, rep.Attempt)
+	return translate(err, "forget stale chunks of report "+rep.ID)
 }
 
 // Chunk reads one piece of an attempt's file.
