@@ -454,4 +454,3 @@ func peakRSS() int64 {
 // resetPeakRSS starts VmHWM again from the current RSS (Linux: writing 5
 // to clear_refs), so that seeding does not count.
 func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-

@@ -2,7 +2,6 @@ package report
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"time"
@@ -14,14 +13,11 @@ import (
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/job"
 	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // KindGenerate is the job kind that generates one report.
 const KindGenerate = "report.generate"
-
-// NotificationType is the X-Service-Type of the notification sent when a
-// report's generation ended.
-const NotificationType = "report_available"
 
 // GenerateArgs are the arguments of a KindGenerate job.
 type GenerateArgs struct {
@@ -206,7 +202,8 @@ func (s *Service) finish(ctx context.Context, r Report, st Status, at time.Time,
 			s.log.Warn("report failed", "report", r.ID, "err", cause)
 		}
 	}
-	body, err := json.Marshal(notificationBody{Report: r.ID, Type: string(r.Type), Status: string(st), Timestamp: at})
+	msg, err := notify.New(notify.Target{CustomerID: r.CustomerID, ClientID: r.ClientID}, "", notification.TypeReportAvailable,
+		notification.Report{Report: r.ID, Type: string(r.Type), Status: string(st), Timestamp: at})
 	if err != nil {
 		return err
 	}
@@ -214,8 +211,7 @@ func (s *Service) finish(ctx context.Context, r Report, st Status, at time.Time,
 		if err := tx.Reports().Finish(ctx, r); err != nil {
 			return err
 		}
-		return tx.Outbox().Enqueue(ctx, at, notify.Message{CustomerID: r.CustomerID, ClientID: r.ClientID,
-			Type: NotificationType, Body: body})
+		return tx.Outbox().Enqueue(ctx, at, msg)
 	})
 	if errs.Is(err, errs.Conflict) {
 		return job.Cancel(err) // a newer attempt holds the report
@@ -224,12 +220,4 @@ func (s *Service) finish(ctx context.Context, r Report, st Status, at time.Time,
 		return job.Cancel(cause)
 	}
 	return err
-}
-
-// notificationBody is the body of report_available.
-type notificationBody struct {
-	Report    string    `json:"report"`
-	Type      string    `json:"type"`
-	Status    string    `json:"status"`
-	Timestamp time.Time `json:"timestamp"`
 }
