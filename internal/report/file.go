@@ -7,15 +7,20 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"sync"
+	"sync/atomic"
 
 	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // fileWriter turns CSV records into the stored chunks of one attempt:
-// encoding/csv -> gzip -> pieces of at most size compressed bytes, each
-// written as it fills. Memory stays at one chunk plus gzip's window.
+// encoding/csv -> (a goroutine) gzip -> pieces of at most size compressed
+// bytes, each written as it fills. Scanning and CSV run beside compression
+// and storage, so generation uses two cores. Memory stays at one chunk,
+// gzip's window and a few 64 KiB blocks in flight.
 type fileWriter struct {
 	csv    *csv.Writer
+	async  *asyncWriter
 	gz     *gzip.Writer
 	chunks *chunkWriter
 	count  *countWriter
@@ -23,18 +28,28 @@ type fileWriter struct {
 	stored int64 // compressed bytes
 }
 
+const csvBlock = 64 << 10 // bytes of CSV handed to the compressor at once
+
 func newFileWriter(ctx context.Context, repo Repository, id string, attempt, size int) *fileWriter {
 	ch := &chunkWriter{ctx: ctx, repo: repo, id: id, attempt: attempt, buf: make([]byte, 0, size)}
 	gz, _ := gzip.NewWriterLevel(ch, gzip.BestSpeed) // a valid level: no error
-	cnt := &countWriter{w: gz}
-	return &fileWriter{csv: csv.NewWriter(bufio.NewWriterSize(cnt, 64<<10)), gz: gz, chunks: ch, count: cnt}
+	async := newAsyncWriter(gz, 4, csvBlock)
+	cnt := &countWriter{w: async}
+	return &fileWriter{csv: csv.NewWriter(bufio.NewWriterSize(cnt, csvBlock)), async: async, gz: gz, chunks: ch, count: cnt}
 }
+
+// Abort stops the compressor goroutine of a file that will not be closed
+// (generation failed). It is a no-op after Close.
+func (f *fileWriter) Abort() { _ = f.async.Close() }
 
 // Close flushes every layer and writes the last chunk.
 func (f *fileWriter) Close() error {
 	f.csv.Flush()
 	if err := f.csv.Error(); err != nil {
 		return fmt.Errorf("write csv: %w", err)
+	}
+	if err := f.async.Close(); err != nil {
+		return err
 	}
 	if err := f.gz.Close(); err != nil {
 		return fmt.Errorf("compress: %w", err)
@@ -44,6 +59,56 @@ func (f *fileWriter) Close() error {
 	}
 	f.raw, f.stored = f.count.n, f.chunks.total
 	return nil
+}
+
+// asyncWriter hands what is written to a goroutine that writes it to w,
+// through a few buffers: the writer goes on while w works. The first error
+// of w is returned by the next Write and by Close.
+type asyncWriter struct {
+	blocks chan []byte
+	free   chan []byte
+	done   chan error
+	failed atomic.Pointer[error]
+	close  sync.Once
+	result error
+}
+
+func newAsyncWriter(w io.Writer, depth, size int) *asyncWriter {
+	a := &asyncWriter{blocks: make(chan []byte, depth), free: make(chan []byte, depth+1), done: make(chan error, 1)}
+	for range depth + 1 {
+		a.free <- make([]byte, 0, size)
+	}
+	go func() {
+		var err error
+		for b := range a.blocks {
+			if err == nil {
+				if _, err = w.Write(b); err != nil {
+					a.failed.Store(&err)
+				}
+			}
+			a.free <- b[:0]
+		}
+		a.done <- err
+	}()
+	return a
+}
+
+func (a *asyncWriter) Write(p []byte) (int, error) {
+	if err := a.failed.Load(); err != nil {
+		return 0, *err
+	}
+	b := append(<-a.free, p...)
+	a.blocks <- b
+	return len(p), nil
+}
+
+// Close waits until every block is written and returns the first error.
+func (a *asyncWriter) Close() error {
+	a.close.Do(func() {
+		close(a.blocks)
+		a.result = <-a.done
+	})
+	return a.result
 }
 
 // countWriter counts the bytes written through it.

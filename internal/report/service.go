@@ -175,6 +175,7 @@ func (s *Service) Generate(ctx context.Context, args GenerateArgs) error {
 // write streams the report's rows into its chunks.
 func (s *Service) write(ctx context.Context, r *Report) error {
 	f := newFileWriter(ctx, s.repo, r.ID, r.Attempt, s.chunk)
+	defer f.Abort()
 	if err := f.csv.Write(Headers[r.Type]); err != nil {
 		return err
 	}
