@@ -60,7 +60,10 @@ func TestPaymentsReport(t *testing.T) {
 		if rec.Status != "REPORT_AVAILABLE" || rec.Type != "PAYMENTS" || rec.GeneratedAt == nil {
 			t.Fatalf("report %+v", rec)
 		}
-		rows, _ := downloadCSV(t, env, merchant, id)
+		rows, raw := downloadCSV(t, env, merchant, id)
+		if !strings.Contains(string(raw), `"line ""two"", part-0"`) {
+			t.Fatalf("RFC 4180 quoting: %s", raw)
+		}
 		if strings.Join(rows[0], ",") != strings.Join(report.Headers[report.Payments], ",") {
 			t.Fatalf("header %v", rows[0])
 		}

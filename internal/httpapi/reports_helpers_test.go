@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"net/http"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,6 +74,13 @@ func downloadCSV(t *testing.T, env *apptest.Env, token, id string) ([][]string, 
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "text/csv; charset=utf-8" {
 		t.Fatalf("Content-Type %q", ct)
+	}
+	cd := resp.Header.Get("Content-Disposition")
+	if !strings.HasPrefix(cd, `attachment; filename="`) || !strings.HasSuffix(cd, "-"+id+`.csv"`) {
+		t.Fatalf("Content-Disposition %q", cd)
+	}
+	if resp.Header.Get("Content-Length") != strconv.Itoa(len(resp.Body)) {
+		t.Fatalf("Content-Length %q, body %d bytes", resp.Header.Get("Content-Length"), len(resp.Body))
 	}
 	rows, err := csv.NewReader(bytes.NewReader(resp.Body)).ReadAll()
 	if err != nil {
