@@ -62,6 +62,42 @@ func (e AmendmentStatus) Valid() bool {
 	}
 }
 
+// Defines values for ConnectReportRequestDateFilterType.
+const (
+	ConnectReportRequestDateFilterTypeCreatedAt ConnectReportRequestDateFilterType = "createdAt"
+	ConnectReportRequestDateFilterTypeUpdatedAt ConnectReportRequestDateFilterType = "updatedAt"
+)
+
+// Valid indicates whether the value is a known member of the ConnectReportRequestDateFilterType enum.
+func (e ConnectReportRequestDateFilterType) Valid() bool {
+	switch e {
+	case ConnectReportRequestDateFilterTypeCreatedAt:
+		return true
+	case ConnectReportRequestDateFilterTypeUpdatedAt:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ConnectReportRequestTransactionTypes.
+const (
+	ConnectReportRequestTransactionTypesPAYMENT ConnectReportRequestTransactionTypes = "PAYMENT"
+	ConnectReportRequestTransactionTypesREFUND  ConnectReportRequestTransactionTypes = "REFUND"
+)
+
+// Valid indicates whether the value is a known member of the ConnectReportRequestTransactionTypes enum.
+func (e ConnectReportRequestTransactionTypes) Valid() bool {
+	switch e {
+	case ConnectReportRequestTransactionTypesPAYMENT:
+		return true
+	case ConnectReportRequestTransactionTypesREFUND:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DropinRequestCurrencyCode.
 const (
 	DropinRequestCurrencyCodeEUR DropinRequestCurrencyCode = "EUR"
@@ -554,6 +590,57 @@ func (e ReadinessStatus) Valid() bool {
 	}
 }
 
+// Defines values for ReportStatus.
+const (
+	ReportStatusREPORTAVAILABLE  ReportStatus = "REPORT_AVAILABLE"
+	ReportStatusREPORTFAILED     ReportStatus = "REPORT_FAILED"
+	ReportStatusREPORTGENERATING ReportStatus = "REPORT_GENERATING"
+	ReportStatusREPORTREQUESTED  ReportStatus = "REPORT_REQUESTED"
+)
+
+// Valid indicates whether the value is a known member of the ReportStatus enum.
+func (e ReportStatus) Valid() bool {
+	switch e {
+	case ReportStatusREPORTAVAILABLE:
+		return true
+	case ReportStatusREPORTFAILED:
+		return true
+	case ReportStatusREPORTGENERATING:
+		return true
+	case ReportStatusREPORTREQUESTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReportType.
+const (
+	ReportTypeAUDITLOG ReportType = "AUDIT_LOG"
+	ReportTypeCONNECT  ReportType = "CONNECT"
+	ReportTypePAYMENTS ReportType = "PAYMENTS"
+	ReportTypePAYOUTS  ReportType = "PAYOUTS"
+	ReportTypeREFUNDS  ReportType = "REFUNDS"
+)
+
+// Valid indicates whether the value is a known member of the ReportType enum.
+func (e ReportType) Valid() bool {
+	switch e {
+	case ReportTypeAUDITLOG:
+		return true
+	case ReportTypeCONNECT:
+		return true
+	case ReportTypePAYMENTS:
+		return true
+	case ReportTypePAYOUTS:
+		return true
+	case ReportTypeREFUNDS:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SandboxMandateAuthoriseRequestOutcome.
 const (
 	SandboxMandateAuthoriseRequestOutcomeAUTHORISED SandboxMandateAuthoriseRequestOutcome = "AUTHORISED"
@@ -1040,6 +1127,18 @@ type AmendmentRequest struct {
 // AmendmentStatus A RECALLED amendment is never shown (404).
 type AmendmentStatus string
 
+// AuditLogReportRequest defines model for AuditLogReportRequest.
+type AuditLogReportRequest struct {
+	AllowEmpty *bool   `json:"allowEmpty,omitempty"`
+	CustomerID *string `json:"customerId,omitempty"`
+
+	// EndDate Examples: 2026-06-01T00:00:00Z
+	EndDate *ReportDate `json:"endDate,omitempty"`
+
+	// StartDate Examples: 2026-06-01T00:00:00Z
+	StartDate *ReportDate `json:"startDate,omitempty"`
+}
+
 // Bank defines model for Bank.
 type Bank struct {
 	Active     bool    `json:"active"`
@@ -1069,6 +1168,25 @@ type Beneficiary struct {
 	AccountIdentifiers *AccountIdentifiers `json:"accountIdentifiers"`
 	Name               string              `json:"name"`
 }
+
+// ConnectReportRequest defines model for ConnectReportRequest.
+type ConnectReportRequest struct {
+	AllowEmpty     *bool                               `json:"allowEmpty,omitempty"`
+	DateFilterType *ConnectReportRequestDateFilterType `json:"dateFilterType,omitempty"`
+
+	// EndDate Examples: 2026-06-01T00:00:00Z
+	EndDate *ReportDate `json:"endDate,omitempty"`
+
+	// StartDate Examples: 2026-06-01T00:00:00Z
+	StartDate        *ReportDate                             `json:"startDate,omitempty"`
+	TransactionTypes *[]ConnectReportRequestTransactionTypes `json:"transactionTypes,omitempty"`
+}
+
+// ConnectReportRequestDateFilterType defines model for ConnectReportRequest.DateFilterType.
+type ConnectReportRequestDateFilterType string
+
+// ConnectReportRequestTransactionTypes defines model for ConnectReportRequest.TransactionTypes.
+type ConnectReportRequestTransactionTypes string
 
 // Country defines model for Country.
 type Country struct {
@@ -1821,6 +1939,30 @@ type PaymentSystem string
 // PaymentType defines model for PaymentType.
 type PaymentType string
 
+// PaymentsReportRequest defines model for PaymentsReportRequest.
+type PaymentsReportRequest struct {
+	AllowEmpty *bool   `json:"allowEmpty,omitempty"`
+	CustomerID *string `json:"customerId,omitempty"`
+
+	// EndDate Examples: 2026-06-01T00:00:00Z
+	EndDate *ReportDate `json:"endDate,omitempty"`
+
+	// StartDate Examples: 2026-06-01T00:00:00Z
+	StartDate *ReportDate `json:"startDate,omitempty"`
+}
+
+// PayoutsReportRequest defines model for PayoutsReportRequest.
+type PayoutsReportRequest struct {
+	AccountID  *string `json:"accountId,omitempty"`
+	CustomerID *string `json:"customerId,omitempty"`
+
+	// EndDate Examples: 2026-06-01T00:00:00Z
+	EndDate *ReportDate `json:"endDate,omitempty"`
+
+	// StartDate Examples: 2026-06-01T00:00:00Z
+	StartDate *ReportDate `json:"startDate,omitempty"`
+}
+
 // Readiness defines model for Readiness.
 type Readiness struct {
 	Database *string         `json:"database,omitempty"`
@@ -1829,6 +1971,46 @@ type Readiness struct {
 
 // ReadinessStatus defines model for Readiness.Status.
 type ReadinessStatus string
+
+// RefundsReportRequest defines model for RefundsReportRequest.
+type RefundsReportRequest struct {
+	AccountID  *string `json:"accountId,omitempty"`
+	CustomerID *string `json:"customerId,omitempty"`
+
+	// EndDate Examples: 2026-06-01T00:00:00Z
+	EndDate          *ReportDate `json:"endDate,omitempty"`
+	IncludeEventFees *bool       `json:"includeEventFees,omitempty"`
+
+	// StartDate Examples: 2026-06-01T00:00:00Z
+	StartDate *ReportDate `json:"startDate,omitempty"`
+}
+
+// Report defines model for Report.
+type Report struct {
+	CreatedAt time.Time `json:"createdAt"`
+
+	// GeneratedAt When the generation ended (REPORT_AVAILABLE or REPORT_FAILED); null before.
+	GeneratedAt *time.Time   `json:"generatedAt"`
+	ID          string       `json:"id"`
+	Status      ReportStatus `json:"status"`
+	Type        ReportType   `json:"type"`
+}
+
+// ReportCreated defines model for ReportCreated.
+type ReportCreated struct {
+	CreatedAt time.Time    `json:"createdAt"`
+	ID        string       `json:"id"`
+	Status    ReportStatus `json:"status"`
+}
+
+// ReportDate Examples: 2026-06-01T00:00:00Z
+type ReportDate = string
+
+// ReportStatus defines model for ReportStatus.
+type ReportStatus string
+
+// ReportType defines model for ReportType.
+type ReportType string
 
 // SandboxAuthoriseRequest The body of POST /sandbox/payments/{id}/authorise.
 type SandboxAuthoriseRequest struct {
@@ -2287,6 +2469,14 @@ type GetNameMatchScoreParams struct {
 	AllowInitials *bool `form:"allowInitials,omitempty" json:"allowInitials,omitempty"`
 }
 
+// ListReportsParams defines parameters for ListReports.
+type ListReportsParams struct {
+	// CustomerID only reports requested by this customer (yours or one below it)
+	CustomerID *string `form:"customerId,omitempty" json:"customerId,omitempty"`
+	Page       *int64  `form:"page,omitempty" json:"page,omitempty"`
+	Limit      *int64  `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
 // ListSandboxInboxParams defines parameters for ListSandboxInbox.
 type ListSandboxInboxParams struct {
 	Page  *int64 `form:"page,omitempty" json:"page,omitempty"`
@@ -2328,6 +2518,21 @@ type CreateTokenFormdataRequestBody = TokenRequest
 
 // CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
 type CreatePaymentJSONRequestBody = PaymentCreateRequest
+
+// CreateAuditLogReportJSONRequestBody defines body for CreateAuditLogReport for application/json ContentType.
+type CreateAuditLogReportJSONRequestBody = AuditLogReportRequest
+
+// CreateConnectReportJSONRequestBody defines body for CreateConnectReport for application/json ContentType.
+type CreateConnectReportJSONRequestBody = ConnectReportRequest
+
+// CreatePaymentsReportJSONRequestBody defines body for CreatePaymentsReport for application/json ContentType.
+type CreatePaymentsReportJSONRequestBody = PaymentsReportRequest
+
+// CreatePayoutsReportJSONRequestBody defines body for CreatePayoutsReport for application/json ContentType.
+type CreatePayoutsReportJSONRequestBody = PayoutsReportRequest
+
+// CreateRefundsReportJSONRequestBody defines body for CreateRefundsReport for application/json ContentType.
+type CreateRefundsReportJSONRequestBody = RefundsReportRequest
 
 // AdvanceSandboxClockJSONRequestBody defines body for AdvanceSandboxClock for application/json ContentType.
 type AdvanceSandboxClockJSONRequestBody = SandboxClockAdvance

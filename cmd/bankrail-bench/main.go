@@ -14,6 +14,10 @@
 // It prints requests per second, p50 and p99 latency and the ratio of each
 // endpoint to its reference. Traffic goes to 127.0.0.1 only and every phase
 // stops by itself.
+//
+// Two subcommands measure reports (see report.go and docs/reports.md):
+// "seed --payments N" fills an existing database, and "report --payments N"
+// measures the generation and download of a PAYMENTS report of N payments.
 package main
 
 import (
@@ -38,6 +42,15 @@ import (
 )
 
 func main() {
+	run := run
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "seed":
+			run = func() error { return runSeed(os.Args[2:]) }
+		case "report":
+			run = func() error { return runReport(os.Args[2:]) }
+		}
+	}
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "bankrail-bench:", err)
 		os.Exit(1)

@@ -29,6 +29,7 @@ import (
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/notify/dispatch"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/seed"
 	"github.com/bankrail/bankrail/internal/store"
 	"github.com/bankrail/bankrail/internal/worker"
@@ -64,6 +65,7 @@ type App struct {
 	hasher   *identity.Hasher // argon2id, bounded to the cores: sign-ins and seeding share it
 	auth     *auth.Service
 	payments *payment.Service
+	reports  *report.Service
 	http     *httpapi.Server
 
 	workers     []backgroundWorker // started by Start, stopped in reverse order by Shutdown
@@ -183,6 +185,9 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
 	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keyGuard,
 		bank.Default(), a.clock, paymentCfg)
+	a.reports = report.NewService(report.Deps{Reports: a.store.Reports(), InTx: store.Transactor[report.Repos](a.store),
+		Data: a.store.ReportData(), Hierarchy: a.store, Banks: bank.Default(), Clock: a.clock,
+		Log: a.log.With("component", "reports")})
 	if err := a.buildJobs(ctx, keyGuard); err != nil {
 		return err
 	}
@@ -214,7 +219,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),
 		Pages: pages.WithMandates(mandates), PagePrefixes: checkout.Prefixes, Demo: demo,
-		Mandates: mandates,
+		Mandates: mandates, Reports: a.reports, SignIns: a.store,
 	})
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/job"
+	"github.com/bankrail/bankrail/internal/report"
 )
 
 // Kinds of the jobs this instance runs.
@@ -38,6 +39,7 @@ func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard) error {
 		}
 		return a.enqueuePurge(ctx, queue, a.clock.Now().Add(purgeEvery))
 	})
+	job.Register(kinds, report.KindGenerate, a.reports.Generate)
 	w := job.NewWorker(queue, kinds, a.clock, a.log.With("component", "jobs"), job.Config{})
 	a.store.OnJobsEnqueued(w.Wake)
 	if a.virtual != nil {

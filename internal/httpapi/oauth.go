@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/auth"
 	"github.com/bankrail/bankrail/internal/errs"
 )
@@ -20,9 +21,11 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 	var pair auth.TokenPair
 	switch req.GrantType {
 	case "password":
+		r = s.signInAudited(r, audit.ActionSignIn)
 		pair, err = s.Auth.Password(r.Context(), auth.PasswordGrant{ClientID: req.ClientID, ClientSecret: req.ClientSecret,
 			Username: val(req.Username), Password: val(req.Password), RemoteAddr: s.clientAddr(r)})
 	case "refresh_token":
+		r = s.signInAudited(r, audit.ActionRefresh)
 		pair, err = s.Auth.Refresh(r.Context(), auth.RefreshGrant{ClientID: req.ClientID, ClientSecret: req.ClientSecret,
 			RefreshToken: val(req.RefreshToken), RemoteAddr: s.clientAddr(r)})
 	case "":
@@ -35,6 +38,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 		err = v.Err()
 	}
 	if err != nil {
+		if aerr := s.auditRefusal(r, err, val(req.Username), req.ClientID); aerr != nil {
+			return aerr
+		}
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")

@@ -20,6 +20,7 @@ import (
 	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/report"
 )
 
 // Pinger reports whether the database answers.
@@ -50,6 +51,8 @@ type Deps struct {
 	Inbox         *inbox.Service     // the sandbox's built-in notification receiver (nil in production)
 	Demo          *DemoMerchant      // the sandbox's demo merchant (nil in production or with a seed file)
 	Mandates      *mandate.Service   // mandates and their amendments
+	Reports       *report.Service    // asynchronous CSV reports
+	SignIns       SignInAuditor      // writes the audit entries of refused sign-ins (nil: not audited)
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.
@@ -140,6 +143,7 @@ func (s *Server) handle(pattern string, h handlerFunc, opts ...routeOption) {
 			s.writeError(w, r, err)
 			return
 		}
+		r = s.audited(r, pattern, rt)
 		if err := h(w, r); err != nil {
 			s.writeError(w, r, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/auth"
 	"github.com/bankrail/bankrail/internal/errs"
 )
@@ -55,9 +56,14 @@ func (s *Store) RetireSigningKeys(ctx context.Context, createdBefore, at time.Ti
 	return int(n), err
 }
 
-// CreateRefreshToken stores the first refresh token of a family.
+// CreateRefreshToken stores the first refresh token of a family (a
+// sign-in: its audit entry, pending in ctx, is written with it).
 func (s *Store) CreateRefreshToken(ctx context.Context, t auth.RefreshToken) error {
-	return insertRefreshToken(ctx, s.write, t)
+	if audit.From(ctx) == nil {
+		return insertRefreshToken(ctx, s.write, t)
+	}
+	audit.Actor(ctx, audit.ActorUser, t.UserID)
+	return s.InTx(ctx, func(tx *Tx) error { return insertRefreshToken(ctx, tx.tx, t) })
 }
 
 func insertRefreshToken(ctx context.Context, q querier, t auth.RefreshToken) error {
@@ -88,7 +94,9 @@ func (s *Store) GetRefreshToken(ctx context.Context, hash string) (auth.RefreshT
 // SpendRefreshToken marks id used and stores next in one transaction. The
 // conditional UPDATE makes a token usable once even under concurrent use.
 func (s *Store) SpendRefreshToken(ctx context.Context, id string, at time.Time, next auth.RefreshToken) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	audit.Actor(ctx, audit.ActorUser, next.UserID)
+	return s.InTx(ctx, func(t *Tx) error {
+		tx := t.tx
 		res, err := tx.ExecContext(ctx, `
 			UPDATE refresh_tokens SET used_at = $2 WHERE id = $1 AND used_at IS NULL AND revoked_at IS NULL`,
 			id, micros(at))

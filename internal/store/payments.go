@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/event"
 	"github.com/bankrail/bankrail/internal/payment"
@@ -46,7 +47,8 @@ func (r payments) Create(ctx context.Context, p payment.Payment) error {
 	if err != nil {
 		return err
 	}
-	if r.tx == nil && len(p.History) == 1 {
+	audit.Resource(ctx, "payment", p.ID)
+	if r.tx == nil && len(p.History) == 1 && audit.From(ctx) == nil { // an audited creation is a unit of work
 		st, err := r.s.prepared(ctx, r.s.write, insertPayment)
 		if err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"github.com/bankrail/bankrail/internal/inbox"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/report"
 )
 
 // Tx is one unit of work: the repositories of every responsibility over one
@@ -24,9 +25,16 @@ type Tx struct {
 // InTx runs fn in one transaction: committed when fn returns nil, rolled
 // back otherwise (fn's error is returned as it is). On SQLite the
 // transaction holds the one writer from its start (BEGIN IMMEDIATE); on
-// PostgreSQL rows are locked as the repositories touch them.
+// PostgreSQL rows are locked as the repositories touch them. Before the
+// commit it writes the pending audit entry of ctx's request, if any (see
+// internal/audit): the one place changes made through the API are audited.
 func (s *Store) InTx(ctx context.Context, fn func(*Tx) error) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error { return fn(&Tx{s: s, tx: tx}) })
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := fn(&Tx{s: s, tx: tx}); err != nil {
+			return err
+		}
+		return s.writeAudit(ctx, tx)
+	})
 }
 
 // Transactor adapts InTx to a domain package's own view of a unit of work:
@@ -43,6 +51,7 @@ func Transactor[R any](s *Store) func(ctx context.Context, fn func(R) error) err
 var (
 	_ payment.Repos = (*Tx)(nil)
 	_ inbox.Repos   = (*Tx)(nil)
+	_ report.Repos  = (*Tx)(nil)
 )
 
 // Payments is the payment repository inside the transaction.

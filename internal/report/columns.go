@@ -1,0 +1,107 @@
+package report
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/payment"
+)
+
+// Headers are the exact header rows of each type's CSV (decisions.md,
+// Reports).
+var Headers = map[Type][]string{
+	Payments: {"id", "createdAt", "updatedAt", "customerId", "status", "amount", "currency", "paymentReference",
+		"internalReference", "paymentSystem", "bankId", "transferType"},
+	Refunds: {"id", "paymentId", "accountId", "createdAt", "updatedAt", "status", "amount", "currency",
+		"externalReference", "eventFee"},
+	Payouts: {"id", "accountId", "createdAt", "updatedAt", "status", "amount", "currency", "paymentReference",
+		"beneficiaryName", "beneficiaryIban"},
+	AuditLog: {"occurredAt", "customerId", "actorType", "actorId", "action", "resourceType", "resourceId",
+		"requestId", "ip"},
+	Connect: {"transactionId", "type", "operation", "createdAt", "updatedAt", "status", "amount", "currency",
+		"paymentId", "paymentReference", "counterpartyName", "counterpartyIban"},
+}
+
+// TimeFormat is how times are written: ISO 8601 in UTC, as in the API.
+const TimeFormat = time.RFC3339Nano
+
+// hasAllowEmpty reports whether a type's creation takes allowEmpty; the
+// others (REFUNDS, PAYOUTS) are generated with the header row alone when
+// nothing matches.
+func hasAllowEmpty(t Type) bool { return t == Payments || t == AuditLog || t == Connect }
+
+// rowWriter writes one CSV record.
+type rowWriter func(record []string) error
+
+// source streams the data rows of one report type.
+type source struct {
+	any  func(ctx context.Context, s Scope) (bool, error)
+	rows func(ctx context.Context, s Scope, w rowWriter) error
+}
+
+// none is the source of a type whose data does not exist yet (refunds,
+// payouts, Connect transactions before the ledger): no rows.
+var none = source{
+	any:  func(context.Context, Scope) (bool, error) { return false, nil },
+	rows: func(context.Context, Scope, rowWriter) error { return nil },
+}
+
+// sources returns the source of each type over data.
+func sources(data Data, banks *bank.Registry) map[Type]source {
+	return map[Type]source{
+		Payments: {any: data.AnyPayment, rows: func(ctx context.Context, s Scope, w rowWriter) error {
+			return paymentRows(ctx, data, banks, s, w)
+		}},
+		AuditLog: {any: data.AnyAudit, rows: func(ctx context.Context, s Scope, w rowWriter) error {
+			rec := make([]string, len(Headers[AuditLog]))
+			return data.AuditLog(ctx, s, func(a AuditRow) error {
+				rec[0], rec[1], rec[2], rec[3] = a.OccurredAt.Format(TimeFormat), a.CustomerID, a.ActorType, a.ActorID
+				rec[4], rec[5], rec[6], rec[7], rec[8] = a.Action, a.ResourceType, a.ResourceID, a.RequestID, a.IP
+				return w(rec)
+			})
+		}},
+		Refunds: none,
+		Payouts: none,
+		Connect: none,
+	}
+}
+
+// paymentRows writes the PAYMENTS rows; the transfer type is derived from
+// the payment system and the bank, once per pair.
+func paymentRows(ctx context.Context, data Data, banks *bank.Registry, s Scope, w rowWriter) error {
+	rec := make([]string, len(Headers[Payments]))
+	transfer := map[[2]string]string{}
+	return data.Payments(ctx, s, func(p PaymentRow) error {
+		key := [2]string{p.PaymentSystem, p.InstitutionID}
+		tt, ok := transfer[key]
+		if !ok {
+			var b *bank.Bank
+			if found, ok := banks.Get(p.InstitutionID); ok && p.InstitutionID != "" {
+				b = &found
+			}
+			tt = payment.TransferType(bank.PaymentSystem(p.PaymentSystem), b)
+			transfer[key] = tt
+		}
+		rec[0], rec[1], rec[2], rec[3] = p.ID, p.CreatedAt.Format(TimeFormat), p.UpdatedAt.Format(TimeFormat), p.CustomerID
+		rec[4], rec[5], rec[6] = p.Status, strconv.FormatInt(p.Amount, 10), p.Currency
+		rec[7], rec[8] = safeText(p.PaymentReference), safeText(p.InternalReference)
+		rec[9], rec[10], rec[11] = p.PaymentSystem, p.InstitutionID, tt
+		return w(rec)
+	})
+}
+
+// safeText keeps a free-text cell from being read as a formula by a
+// spreadsheet (CSV injection): a cell starting with = + - @ or a tab or
+// carriage return gets a leading apostrophe. See docs/reports.md.
+func safeText(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + s
+	}
+	return s
+}

@@ -1,0 +1,224 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/job"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/notification"
+)
+
+// KindGenerate is the job kind that generates one report.
+const KindGenerate = "report.generate"
+
+// GenerateArgs are the arguments of a KindGenerate job.
+type GenerateArgs struct {
+	ReportID string `json:"reportId"`
+}
+
+// Service creates, lists, generates and opens reports.
+type Service struct {
+	repo     Repository
+	inTx     Transactor
+	tree     Hierarchy
+	accounts Accounts
+	sources  map[Type]source
+	clock    clock.Clock
+	log      *slog.Logger
+	chunk    int
+}
+
+// Deps are what a Service needs.
+type Deps struct {
+	Reports   Repository // outside any unit of work: reads, chunks, Start
+	InTx      Transactor
+	Data      Data
+	Hierarchy Hierarchy
+	Accounts  Accounts // NoAccounts until the ledger exists
+	Banks     *bank.Registry
+	Clock     clock.Clock
+	Log       *slog.Logger
+	ChunkSize int // compressed bytes per stored chunk (default 512 KiB)
+}
+
+// DefaultChunkSize is how many compressed bytes a stored chunk holds.
+const DefaultChunkSize = 512 << 10
+
+// NewService returns a report service.
+func NewService(d Deps) *Service {
+	if d.Accounts == nil {
+		d.Accounts = NoAccounts{}
+	}
+	if d.ChunkSize <= 0 {
+		d.ChunkSize = DefaultChunkSize
+	}
+	return &Service{repo: d.Reports, inTx: d.InTx, tree: d.Hierarchy, accounts: d.Accounts,
+		sources: sources(d.Data, d.Banks), clock: d.Clock, log: d.Log, chunk: d.ChunkSize}
+}
+
+// Create checks every rule of the contract at once (one VALIDATION_FAILURE
+// listing every failing field), answers REPORT_EMPTY when allowEmpty is
+// false and nothing matches, and otherwise stores the report as
+// REPORT_REQUESTED with the job that generates it, in one transaction.
+func (s *Service) Create(ctx context.Context, in Input) (Report, error) {
+	src, ok := s.sources[in.Type]
+	if !ok {
+		return Report{}, fmt.Errorf("report type %q has no source", in.Type)
+	}
+	if in.Type == Connect {
+		// The path names the account: an unknown or foreign one is 404.
+		visible := false
+		if IsUUID(in.BankAccountID) {
+			var err error
+			if visible, err = s.accounts.Visible(ctx, in.ViewerID, in.BankAccountID); err != nil {
+				return Report{}, fmt.Errorf("find bank account: %w", err)
+			}
+		}
+		if !visible {
+			return Report{}, errs.NotFoundf("No Connect account %s.", in.BankAccountID)
+		}
+	}
+	var v errs.Validation
+	p := validate(in, &v)
+	if err := s.checkScope(ctx, in, p, &v); err != nil {
+		return Report{}, err
+	}
+	if err := v.Err(); err != nil {
+		return Report{}, err
+	}
+	r := Report{ID: uuid.NewString(), CustomerID: in.ViewerID, ClientID: in.ClientID, UserID: in.UserID,
+		Type: in.Type, Status: Requested, Params: p, CreatedAt: s.clock.Now().UTC()}
+	if hasAllowEmpty(r.Type) && !p.AllowEmpty {
+		found, err := src.any(ctx, ScopeOf(r))
+		if err != nil {
+			return Report{}, fmt.Errorf("look for report entries: %w", err)
+		}
+		if !found {
+			return Report{}, errs.E(errs.ReportEmpty, "Nothing matches this report's period and customer; no report was made. Send allowEmpty: true for a report with the header row alone.")
+		}
+	}
+	j, err := job.New(KindGenerate, GenerateArgs{ReportID: r.ID}, r.CreatedAt)
+	if err != nil {
+		return Report{}, err
+	}
+	j.MaxAttempts = MaxAttempts + 1 // the report counts its own attempts and fails itself after MaxAttempts
+	err = s.inTx(ctx, func(tx Repos) error {
+		if err := tx.Reports().Create(ctx, r); err != nil {
+			return err
+		}
+		return tx.Jobs().Enqueue(ctx, j)
+	})
+	return r, err
+}
+
+// Get returns a report the viewer may see.
+func (s *Service) Get(ctx context.Context, viewer, id string) (Report, error) {
+	if !IsUUID(id) {
+		return Report{}, errs.E(errs.MalformedPathParam, "Report id %q is not a uuid.", id)
+	}
+	return s.repo.Get(ctx, viewer, id)
+}
+
+// List returns a page of the reports viewer may see, newest first. A
+// customerId outside the viewer's hierarchy lists nothing.
+func (s *Service) List(ctx context.Context, viewer string, f ListFilter) ([]Report, int, error) {
+	if f.Page < 1 {
+		f.Page = 1
+	}
+	if f.Limit < 1 || f.Limit > MaxPageLimit {
+		f.Limit = DefaultPageLimit
+	}
+	return s.repo.List(ctx, viewer, f)
+}
+
+// Generate is the KindGenerate job: it writes the report's file in chunks
+// and then, in one transaction, makes it AVAILABLE and enqueues
+// report_available. A crash leaves the report GENERATING with the job's
+// lease running out; the next attempt starts over (Start forgets the
+// chunks of earlier attempts), so a file is never half-written and
+// AVAILABLE. After MaxAttempts the report is FAILED.
+func (s *Service) Generate(ctx context.Context, args GenerateArgs) error {
+	now := s.clock.Now().UTC()
+	r, err := s.repo.Start(ctx, args.ReportID, now)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		return job.Cancel(err)
+	case err != nil:
+		return err
+	case r.Status != Generating:
+		return nil // generated (or failed) by an earlier attempt
+	case r.Attempt > MaxAttempts:
+		return s.finish(ctx, r, Failed, now, fmt.Errorf("gave up after %d attempts", MaxAttempts))
+	}
+	start := time.Now()
+	if err := s.write(ctx, &r); err != nil {
+		if r.Attempt >= MaxAttempts {
+			return s.finish(ctx, r, Failed, s.clock.Now().UTC(), err)
+		}
+		return fmt.Errorf("generate report %s (attempt %d): %w", r.ID, r.Attempt, err)
+	}
+	if s.log != nil {
+		s.log.Info("report generated", "report", r.ID, "type", r.Type, "rows", r.Rows, "bytes", r.Size,
+			"compressed", r.Compressed, "took", time.Since(start))
+	}
+	return s.finish(ctx, r, Available, s.clock.Now().UTC(), nil)
+}
+
+// write streams the report's rows into its chunks.
+func (s *Service) write(ctx context.Context, r *Report) error {
+	f := newFileWriter(ctx, s.repo, r.ID, r.Attempt, s.chunk)
+	defer f.Abort()
+	if err := f.csv.Write(Headers[r.Type]); err != nil {
+		return err
+	}
+	err := s.sources[r.Type].rows(ctx, ScopeOf(*r), func(rec []string) error {
+		r.Rows++
+		return f.csv.Write(rec)
+	})
+	if err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	r.Size, r.Compressed = f.raw, f.stored
+	return nil
+}
+
+// finish records the end of an attempt with its notification, in one
+// transaction.
+func (s *Service) finish(ctx context.Context, r Report, st Status, at time.Time, cause error) error {
+	r.Status, r.GeneratedAt = st, at
+	if cause != nil {
+		r.Failure = cause.Error()
+		if s.log != nil {
+			s.log.Warn("report failed", "report", r.ID, "err", cause)
+		}
+	}
+	msg, err := notify.New(notify.Target{CustomerID: r.CustomerID, ClientID: r.ClientID}, "", notification.TypeReportAvailable,
+		notification.Report{Report: r.ID, Type: string(r.Type), Status: string(st), Timestamp: at})
+	if err != nil {
+		return err
+	}
+	err = s.inTx(ctx, func(tx Repos) error {
+		if err := tx.Reports().Finish(ctx, r); err != nil {
+			return err
+		}
+		return tx.Outbox().Enqueue(ctx, at, msg)
+	})
+	if errs.Is(err, errs.Conflict) {
+		return job.Cancel(err) // a newer attempt holds the report
+	}
+	if err == nil && cause != nil {
+		return job.Cancel(cause)
+	}
+	return err
+}

@@ -1,0 +1,88 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/bankrail/bankrail/internal/audit"
+)
+
+// writeAudit writes the pending audit entry of ctx's request, if one waits,
+// inside tx: the commit path of every unit of work (InTx) calls it, so an
+// entry exists if and only if the change it records does. It is marked
+// written once tx commits; a rollback leaves it pending for a later unit
+// of work of the same request.
+func (s *Store) writeAudit(ctx context.Context, tx *sql.Tx) error {
+	p := audit.From(ctx)
+	if p == nil {
+		return nil
+	}
+	e, pending := p.Entry()
+	if !pending {
+		return nil
+	}
+	if err := insertAudit(ctx, tx, e); err != nil {
+		return err
+	}
+	s.onCommit(tx, "audit entry", p.Written)
+	return nil
+}
+
+// insertAudit writes one entry. A user's entry without a customer is put
+// in the log of the user's customer.
+func insertAudit(ctx context.Context, q querier, e audit.Entry) error {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return fmt.Errorf("audit entry id: %w", err)
+	}
+	_, err = q.ExecContext(ctx, `
+		INSERT INTO audit_log (id, occurred_at, customer_id, actor_type, actor_id, action, resource_type, resource_id, request_id, ip)
+		VALUES ($1, $2, COALESCE(NULLIF($3, ''), (SELECT customer_id FROM users WHERE id = $5), ''), $4, $5, $6, $7, $8, $9, $10)`,
+		id.String(), micros(e.OccurredAt), e.CustomerID, e.ActorType, e.ActorID, e.Action, e.ResourceType, e.ResourceID,
+		e.RequestID, e.IP)
+	return translate(err, "audit entry "+e.Action)
+}
+
+// RecordFailedSignIn writes the audit entry of a refused grant, in a
+// transaction of its own (nothing else changes). The actor is the user
+// named username when it exists (its id, never the name typed, which may
+// be a mistyped password), else the application of clientID; the entry
+// goes to the user's customer, else the application's.
+func (s *Store) RecordFailedSignIn(ctx context.Context, e audit.Entry, username, clientID string) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		var userID, userCustomer, appCustomer string
+		if username != "" {
+			err := tx.QueryRowContext(ctx, `SELECT id, customer_id FROM users WHERE username = $1`, username).Scan(&userID, &userCustomer)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return translate(err, "user of a failed sign-in")
+			}
+		}
+		if clientID != "" {
+			err := tx.QueryRowContext(ctx, `SELECT customer_id FROM applications WHERE client_id = $1`, clientID).Scan(&appCustomer)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return translate(err, "application of a failed sign-in")
+			}
+		}
+		e.ResourceType, e.ResourceID = "", ""
+		switch {
+		case userID != "":
+			e.ActorType, e.ActorID, e.CustomerID = audit.ActorUser, userID, userCustomer
+		case appCustomer != "":
+			e.ActorType, e.ActorID, e.CustomerID = audit.ActorApplication, clientID, appCustomer
+		default:
+			e.ActorType, e.ActorID, e.CustomerID = audit.ActorApplication, "", ""
+		}
+		if appCustomer != "" {
+			e.ResourceType, e.ResourceID = "application", clientID
+		}
+		if e.OccurredAt.IsZero() {
+			e.OccurredAt = time.Now()
+		}
+		return insertAudit(ctx, tx, e)
+	})
+}

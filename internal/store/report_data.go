@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/bankrail/bankrail/internal/report"
+)
+
+// reportData reads the rows of reports, streaming, on the read pool.
+type reportData struct{ s *Store }
+
+var _ report.Data = reportData{}
+
+// ReportData is what reports read.
+func (s *Store) ReportData() report.Data { return reportData{s: s} }
+
+// scopeWhere is the condition of a report's scope on a table with
+// customer_id and the time column col; its arguments start at $1.
+func scopeWhere(sc report.Scope, col string) (string, []any) {
+	cust := visibleTo("customer_id", 1)
+	if sc.Exact {
+		cust = "customer_id = $1"
+	}
+	return fmt.Sprintf("%s AND %s >= $2 AND %s <= $3", cust, col, col),
+		[]any{sc.Root, micros(sc.From), micros(sc.To)}
+}
+
+// dateColumn is the column a payment's period is read on.
+func dateColumn(sc report.Scope) string {
+	if sc.ByUpdated {
+		return "updated_at"
+	}
+	return "created_at"
+}
+
+// Payments streams the payments of the scope, oldest first.
+func (d reportData) Payments(ctx context.Context, sc report.Scope, fn func(report.PaymentRow) error) error {
+	where, args := scopeWhere(sc, dateColumn(sc))
+	rows, err := d.s.read.QueryContext(ctx, `
+		SELECT id, created_at, updated_at, customer_id, status, amount, currency, payment_reference,
+			internal_reference, payment_system, institution_id
+		FROM payments WHERE `+where+` ORDER BY created_at, id`, args...)
+	if err != nil {
+		return translate(err, "payments of a report")
+	}
+	defer rows.Close()
+	var p report.PaymentRow
+	var created, updated int64
+	for rows.Next() {
+		if err := rows.Scan(&p.ID, &created, &updated, &p.CustomerID, &p.Status, &p.Amount, &p.Currency,
+			&p.PaymentReference, &p.InternalReference, &p.PaymentSystem, &p.InstitutionID); err != nil {
+			return translate(err, "payments of a report")
+		}
+		p.CreatedAt, p.UpdatedAt = fromMicros(created), fromMicros(updated)
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err(), "payments of a report")
+}
+
+// AnyPayment reports whether the scope holds a payment.
+func (d reportData) AnyPayment(ctx context.Context, sc report.Scope) (bool, error) {
+	return d.exists(ctx, "payments", sc, dateColumn(sc))
+}
+
+// AuditLog streams the audit entries of the scope, oldest first.
+func (d reportData) AuditLog(ctx context.Context, sc report.Scope, fn func(report.AuditRow) error) error {
+	where, args := scopeWhere(sc, "occurred_at")
+	rows, err := d.s.read.QueryContext(ctx, `
+		SELECT occurred_at, customer_id, actor_type, actor_id, action, resource_type, resource_id, request_id, ip
+		FROM audit_log WHERE `+where+` ORDER BY occurred_at, id`, args...)
+	if err != nil {
+		return translate(err, "audit log of a report")
+	}
+	defer rows.Close()
+	var a report.AuditRow
+	var at int64
+	for rows.Next() {
+		if err := rows.Scan(&at, &a.CustomerID, &a.ActorType, &a.ActorID, &a.Action, &a.ResourceType, &a.ResourceID,
+			&a.RequestID, &a.IP); err != nil {
+			return translate(err, "audit log of a report")
+		}
+		a.OccurredAt = fromMicros(at)
+		if err := fn(a); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err(), "audit log of a report")
+}
+
+// AnyAudit reports whether the scope holds an audit entry.
+func (d reportData) AnyAudit(ctx context.Context, sc report.Scope) (bool, error) {
+	return d.exists(ctx, "audit_log", sc, "occurred_at")
+}
+
+// exists reports whether table has a row in the scope.
+func (d reportData) exists(ctx context.Context, table string, sc report.Scope, col string) (bool, error) {
+	where, args := scopeWhere(sc, col)
+	var n int
+	err := d.s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+table+` WHERE `+where+` LIMIT 1) AS found`, args...).Scan(&n)
+	if err != nil {
+		return false, translate(err, table+" of a report")
+	}
+	return n > 0, nil
+}
