@@ -1133,10 +1133,10 @@ type AuditLogReportRequest struct {
 	CustomerID *string `json:"customerId,omitempty"`
 
 	// EndDate Examples: 2026-06-01T00:00:00Z
-	EndDate *ReportDate `json:"endDate,omitempty"`
+	EndDate ReportDate `json:"endDate"`
 
 	// StartDate Examples: 2026-06-01T00:00:00Z
-	StartDate *ReportDate `json:"startDate,omitempty"`
+	StartDate ReportDate `json:"startDate"`
 }
 
 // Bank defines model for Bank.
@@ -1175,10 +1175,10 @@ type ConnectReportRequest struct {
 	DateFilterType *ConnectReportRequestDateFilterType `json:"dateFilterType,omitempty"`
 
 	// EndDate Examples: 2026-06-01T00:00:00Z
-	EndDate *ReportDate `json:"endDate,omitempty"`
+	EndDate ReportDate `json:"endDate"`
 
 	// StartDate Examples: 2026-06-01T00:00:00Z
-	StartDate        *ReportDate                             `json:"startDate,omitempty"`
+	StartDate        ReportDate                              `json:"startDate"`
 	TransactionTypes *[]ConnectReportRequestTransactionTypes `json:"transactionTypes,omitempty"`
 }
 
@@ -1945,10 +1945,10 @@ type PaymentsReportRequest struct {
 	CustomerID *string `json:"customerId,omitempty"`
 
 	// EndDate Examples: 2026-06-01T00:00:00Z
-	EndDate *ReportDate `json:"endDate,omitempty"`
+	EndDate ReportDate `json:"endDate"`
 
 	// StartDate Examples: 2026-06-01T00:00:00Z
-	StartDate *ReportDate `json:"startDate,omitempty"`
+	StartDate ReportDate `json:"startDate"`
 }
 
 // PayoutsReportRequest defines model for PayoutsReportRequest.
@@ -1957,10 +1957,10 @@ type PayoutsReportRequest struct {
 	CustomerID *string `json:"customerId,omitempty"`
 
 	// EndDate Examples: 2026-06-01T00:00:00Z
-	EndDate *ReportDate `json:"endDate,omitempty"`
+	EndDate ReportDate `json:"endDate"`
 
 	// StartDate Examples: 2026-06-01T00:00:00Z
-	StartDate *ReportDate `json:"startDate,omitempty"`
+	StartDate ReportDate `json:"startDate"`
 }
 
 // Readiness defines model for Readiness.
@@ -1978,11 +1978,11 @@ type RefundsReportRequest struct {
 	CustomerID *string `json:"customerId,omitempty"`
 
 	// EndDate Examples: 2026-06-01T00:00:00Z
-	EndDate          *ReportDate `json:"endDate,omitempty"`
-	IncludeEventFees *bool       `json:"includeEventFees,omitempty"`
+	EndDate          ReportDate `json:"endDate"`
+	IncludeEventFees *bool      `json:"includeEventFees,omitempty"`
 
 	// StartDate Examples: 2026-06-01T00:00:00Z
-	StartDate *ReportDate `json:"startDate,omitempty"`
+	StartDate ReportDate `json:"startDate"`
 }
 
 // Report defines model for Report.
