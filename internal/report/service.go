@@ -94,8 +94,12 @@ func (s *Service) Create(ctx context.Context, in Input) (Report, error) {
 	if err := v.Err(); err != nil {
 		return Report{}, err
 	}
+	createdAt, err := s.now(ctx, in.ViewerID)
+	if err != nil {
+		return Report{}, err
+	}
 	r := Report{ID: uuid.NewString(), CustomerID: in.ViewerID, ClientID: in.ClientID, UserID: in.UserID,
-		Type: in.Type, Status: Requested, Params: p, CreatedAt: s.clock.Now().UTC()}
+		Type: in.Type, Status: Requested, Params: p, CreatedAt: createdAt}
 	if hasAllowEmpty(r.Type) && !p.AllowEmpty {
 		found, err := src.any(ctx, ScopeOf(r))
 		if err != nil {
@@ -161,7 +165,11 @@ func (s *Service) Generate(ctx context.Context, args GenerateArgs) error {
 	start := time.Now()
 	if err := s.write(ctx, &r); err != nil {
 		if r.Attempt >= MaxAttempts {
-			return s.finish(ctx, r, Failed, s.clock.Now().UTC(), err)
+			at, clockErr := s.now(ctx, r.CustomerID)
+			if clockErr != nil {
+				return clockErr
+			}
+			return s.finish(ctx, r, Failed, at, err)
 		}
 		return fmt.Errorf("generate report %s (attempt %d): %w", r.ID, r.Attempt, err)
 	}
@@ -169,7 +177,22 @@ func (s *Service) Generate(ctx context.Context, args GenerateArgs) error {
 		s.log.Info("report generated", "report", r.ID, "type", r.Type, "rows", r.Rows, "bytes", r.Size,
 			"compressed", r.Compressed, "took", time.Since(start))
 	}
-	return s.finish(ctx, r, Available, s.clock.Now().UTC(), nil)
+	at, err := s.now(ctx, r.CustomerID)
+	if err != nil {
+		return err
+	}
+	return s.finish(ctx, r, Available, at, nil)
+}
+
+// now is the time on the clock of customerID's tenant (in the sandbox each
+// top-level customer has its own clock): a report's createdAt and
+// generatedAt follow the clock its creator sees.
+func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
+	t, err := clock.For(ctx, s.clock, customerID)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read the clock of customer %s: %w", customerID, err)
+	}
+	return t.UTC(), nil
 }
 
 // write streams the report's rows into its chunks.
