@@ -8,6 +8,117 @@ import (
 	"time"
 )
 
+// Defines values for AccountStatus.
+const (
+	AccountStatusACTIVE    AccountStatus = "ACTIVE"
+	AccountStatusCLOSED    AccountStatus = "CLOSED"
+	AccountStatusSUSPENDED AccountStatus = "SUSPENDED"
+)
+
+// Valid indicates whether the value is a known member of the AccountStatus enum.
+func (e AccountStatus) Valid() bool {
+	switch e {
+	case AccountStatusACTIVE:
+		return true
+	case AccountStatusCLOSED:
+		return true
+	case AccountStatusSUSPENDED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountType.
+const (
+	AccountTypeCONNECTEDACCOUNT AccountType = "CONNECTED_ACCOUNT"
+)
+
+// Valid indicates whether the value is a known member of the AccountType enum.
+func (e AccountType) Valid() bool {
+	switch e {
+	case AccountTypeCONNECTEDACCOUNT:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountTransactionOperation.
+const (
+	AccountTransactionOperationINCOMING AccountTransactionOperation = "INCOMING"
+	AccountTransactionOperationOUTGOING AccountTransactionOperation = "OUTGOING"
+)
+
+// Valid indicates whether the value is a known member of the AccountTransactionOperation enum.
+func (e AccountTransactionOperation) Valid() bool {
+	switch e {
+	case AccountTransactionOperationINCOMING:
+		return true
+	case AccountTransactionOperationOUTGOING:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountTransactionStatus.
+const (
+	AccountTransactionStatusCOMPLETED  AccountTransactionStatus = "COMPLETED"
+	AccountTransactionStatusCREATED    AccountTransactionStatus = "CREATED"
+	AccountTransactionStatusFAILED     AccountTransactionStatus = "FAILED"
+	AccountTransactionStatusPROCESSING AccountTransactionStatus = "PROCESSING"
+	AccountTransactionStatusREJECTED   AccountTransactionStatus = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the AccountTransactionStatus enum.
+func (e AccountTransactionStatus) Valid() bool {
+	switch e {
+	case AccountTransactionStatusCOMPLETED:
+		return true
+	case AccountTransactionStatusCREATED:
+		return true
+	case AccountTransactionStatusFAILED:
+		return true
+	case AccountTransactionStatusPROCESSING:
+		return true
+	case AccountTransactionStatusREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountTransactionType.
+const (
+	AccountTransactionTypeBOUNCEBACK     AccountTransactionType = "BOUNCE_BACK"
+	AccountTransactionTypeGATEWAYPAYMENT AccountTransactionType = "GATEWAY_PAYMENT"
+	AccountTransactionTypeMANUALCREDIT   AccountTransactionType = "MANUAL_CREDIT"
+	AccountTransactionTypePAYOUT         AccountTransactionType = "PAYOUT"
+	AccountTransactionTypeREFUND         AccountTransactionType = "REFUND"
+	AccountTransactionTypeTOPUP          AccountTransactionType = "TOP_UP"
+)
+
+// Valid indicates whether the value is a known member of the AccountTransactionType enum.
+func (e AccountTransactionType) Valid() bool {
+	switch e {
+	case AccountTransactionTypeBOUNCEBACK:
+		return true
+	case AccountTransactionTypeGATEWAYPAYMENT:
+		return true
+	case AccountTransactionTypeMANUALCREDIT:
+		return true
+	case AccountTransactionTypePAYOUT:
+		return true
+	case AccountTransactionTypeREFUND:
+		return true
+	case AccountTransactionTypeTOPUP:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorCode.
 const (
 	ErrorCodeACCESSDENIED          ErrorCode = "ACCESS_DENIED"
@@ -566,6 +677,51 @@ func (e LegacyAPIVersion) Valid() bool {
 	}
 }
 
+// Defines values for ListAccountsParamsXServiceAPIVersion.
+const (
+	ListAccountsParamsXServiceAPIVersionN1 ListAccountsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListAccountsParamsXServiceAPIVersion enum.
+func (e ListAccountsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListAccountsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetAccountParamsXServiceAPIVersion.
+const (
+	GetAccountParamsXServiceAPIVersionN1 GetAccountParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetAccountParamsXServiceAPIVersion enum.
+func (e GetAccountParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetAccountParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListAccountTransactionsParamsXServiceAPIVersion.
+const (
+	ListAccountTransactionsParamsXServiceAPIVersionN1 ListAccountTransactionsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListAccountTransactionsParamsXServiceAPIVersion enum.
+func (e ListAccountTransactionsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListAccountTransactionsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateLegacyPaymentParamsXServiceAPIVersion.
 const (
 	CreateLegacyPaymentParamsXServiceAPIVersionEdge CreateLegacyPaymentParamsXServiceAPIVersion = "edge"
@@ -626,6 +782,54 @@ func (e CreatePaymentParamsXServiceInitiationChannel) Valid() bool {
 	}
 }
 
+// Defines values for GetTransactionParamsXServiceAPIVersion.
+const (
+	GetTransactionParamsXServiceAPIVersionN1 GetTransactionParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetTransactionParamsXServiceAPIVersion enum.
+func (e GetTransactionParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetTransactionParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Account A Connect account (docs/connect.md). Amounts are minor units of its currency.
+type Account struct {
+	Balance   AccountBalance `json:"balance"`
+	Country   Country        `json:"country"`
+	CreatedAt time.Time      `json:"createdAt"`
+
+	// Currency ISO 4217
+	//
+	// Examples: EUR
+	Currency   string        `json:"currency"`
+	CustomerID string        `json:"customerId"`
+	IBAN       string        `json:"iban"`
+	ID         string        `json:"id"`
+	Nickname   string        `json:"nickname"`
+	Status     AccountStatus `json:"status"`
+	Type       AccountType   `json:"type"`
+}
+
+// AccountBalance defines model for Account.balance.
+type AccountBalance struct {
+	// Available completed incoming - completed and in-flight outgoing; never negative
+	Available int64 `json:"available"`
+
+	// Pending incoming funds not completed yet
+	Pending int64 `json:"pending"`
+}
+
+// AccountStatus defines model for Account.Status.
+type AccountStatus string
+
+// AccountType defines model for Account.Type.
+type AccountType string
+
 // AccountIdentifiers defines model for AccountIdentifiers.
 type AccountIdentifiers struct {
 	// AccountNumber UK: 8 digits
@@ -648,6 +852,43 @@ type AccountIdentifiers struct {
 	// Examples: RHVBDEFF
 	SwiftBIC *string `json:"swiftBic,omitempty"`
 }
+
+// AccountTransaction One movement of money of an account; its postings in the ledger sum to zero.
+type AccountTransaction struct {
+	AccountID string `json:"accountId"`
+
+	// Amount minor units
+	Amount       int64                          `json:"amount"`
+	Counterparty AccountTransactionCounterparty `json:"counterparty"`
+	CreatedAt    time.Time                      `json:"createdAt"`
+
+	// Currency ISO 4217
+	Currency  string                      `json:"currency"`
+	ID        string                      `json:"id"`
+	Operation AccountTransactionOperation `json:"operation"`
+
+	// PaymentID the payment the money belongs to, if any
+	PaymentID *string                  `json:"paymentId,omitempty"`
+	Reference string                   `json:"reference"`
+	Status    AccountTransactionStatus `json:"status"`
+	Type      AccountTransactionType   `json:"type"`
+	UpdatedAt time.Time                `json:"updatedAt"`
+}
+
+// AccountTransactionCounterparty defines model for AccountTransaction.counterparty.
+type AccountTransactionCounterparty struct {
+	IBAN string `json:"iban"`
+	Name string `json:"name"`
+}
+
+// AccountTransactionOperation defines model for AccountTransaction.Operation.
+type AccountTransactionOperation string
+
+// AccountTransactionStatus defines model for AccountTransactionStatus.
+type AccountTransactionStatus string
+
+// AccountTransactionType defines model for AccountTransactionType.
+type AccountTransactionType string
 
 // Bank defines model for Bank.
 type Bank struct {
@@ -1415,6 +1656,9 @@ type URLObject struct {
 	URL string `json:"url"`
 }
 
+// AccountID defines model for AccountId.
+type AccountID = string
+
 // APIVersion defines model for ApiVersion.
 type APIVersion string
 
@@ -1462,6 +1706,47 @@ type UnsupportedMediaType = Error
 
 // ValidationFailure defines model for ValidationFailure.
 type ValidationFailure = Error
+
+// ListAccountsParams defines parameters for ListAccounts.
+type ListAccountsParams struct {
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty"`
+
+	// CustomerID only this customer (yours or one below it)
+	CustomerID *string `form:"customerId,omitempty" json:"customerId,omitempty"`
+	Page       *int64  `form:"page,omitempty" json:"page,omitempty"`
+	Limit      *int64  `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListAccountsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListAccountsParamsXServiceAPIVersion defines parameters for ListAccounts.
+type ListAccountsParamsXServiceAPIVersion string
+
+// GetAccountParams defines parameters for GetAccount.
+type GetAccountParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetAccountParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetAccountParamsXServiceAPIVersion defines parameters for GetAccount.
+type GetAccountParamsXServiceAPIVersion string
+
+// ListAccountTransactionsParams defines parameters for ListAccountTransactions.
+type ListAccountTransactionsParams struct {
+	Type         *AccountTransactionType   `form:"type,omitempty" json:"type,omitempty"`
+	Status       *AccountTransactionStatus `form:"status,omitempty" json:"status,omitempty"`
+	CreatedAtGte *time.Time                `form:"createdAt[gte],omitempty" json:"createdAt[gte],omitempty"`
+	CreatedAtLte *time.Time                `form:"createdAt[lte],omitempty" json:"createdAt[lte],omitempty"`
+	Page         *int64                    `form:"page,omitempty" json:"page,omitempty"`
+	Limit        *int64                    `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListAccountTransactionsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListAccountTransactionsParamsXServiceAPIVersion defines parameters for ListAccountTransactions.
+type ListAccountTransactionsParamsXServiceAPIVersion string
 
 // ListBanksParams defines parameters for ListBanks.
 type ListBanksParams struct {
@@ -1564,6 +1849,15 @@ type ListSandboxInboxParams struct {
 
 // ReceiveSandboxNotificationJSONBody defines parameters for ReceiveSandboxNotification.
 type ReceiveSandboxNotificationJSONBody = interface{}
+
+// GetTransactionParams defines parameters for GetTransaction.
+type GetTransactionParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetTransactionParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetTransactionParamsXServiceAPIVersion defines parameters for GetTransaction.
+type GetTransactionParamsXServiceAPIVersion string
 
 // CreateDropinJSONRequestBody defines body for CreateDropin for application/json ContentType.
 type CreateDropinJSONRequestBody = DropinRequest

@@ -22,6 +22,7 @@ const adminHelp = `Administration commands, for a production database without a 
   bankrail user create --customer UUID --username NAME [--password P | --password-stdin] [--role ROLE]
   bankrail user disable --username NAME
   bankrail keys rotate
+  bankrail account create --customer UUID --currency EUR [--nickname NAME] [--iban IBAN] [--id UUID]
 
 Secrets that are not given are generated and printed once. Running a create
 command again with the same key (id, client id, username) updates the record.
@@ -57,6 +58,10 @@ func admin(ctx context.Context, noun string, args []string, stdout, stderr io.Wr
 		} else {
 			run = userCreate(fs, stdout)
 		}
+	case "account":
+		fs = newFlagSet(noun+" "+verb, accountHelp, stderr)
+		storageFlags(fs, &cfg)
+		run = accountCreate(fs, stdout)
 	case "keys":
 		run = func(ctx context.Context, a *app.App) error {
 			kid, retired, err := a.RotateSigningKey(ctx)

@@ -25,6 +25,7 @@ Commands:
   application   create API applications      (bankrail application create --help)
   user          create or disable users      (bankrail user create|disable --help)
   keys          rotate token signing keys    (bankrail keys rotate --help)
+  account       open Connect accounts        (bankrail account create --help)
 
 Every flag can also be set with an environment variable BANKRAIL_<NAME>
 (--database-url is BANKRAIL_DATABASE_URL). Flags win over the environment.
@@ -56,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return migrate(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		return version(stdout)
-	case "customer", "application", "user", "keys":
+	case "customer", "application", "user", "keys", "account":
 		return admin(ctx, cmd, rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)

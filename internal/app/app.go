@@ -21,6 +21,7 @@ import (
 	"github.com/bankrail/bankrail/internal/httpapi"
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/legacy"
 	"github.com/bankrail/bankrail/internal/netguard"
 	"github.com/bankrail/bankrail/internal/notify"
@@ -55,6 +56,7 @@ type App struct {
 	identity *identity.Service
 	auth     *auth.Service
 	payments *payment.Service
+	accounts *ledger.Service
 	http     *httpapi.Server
 
 	workers     []backgroundWorker // started by Start, stopped in reverse order by Shutdown
@@ -131,6 +133,7 @@ func (a *App) core(ctx context.Context, opts Options) error {
 		hash = *opts.HashParams
 	}
 	a.identity = identity.NewService(a.store, a.clock, hash)
+	a.accounts = ledger.NewService(a.store.Ledger(), a.clock)
 	if check := a.notificationURLCheck(); check != nil {
 		a.identity.CheckNotificationURLs(check)
 	}
@@ -190,6 +193,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metrics, Inbox: a.inbox(),
 		Pages: pages, PagePrefixes: checkout.Prefixes,
+		Accounts: a.accounts,
 	})
 	return nil
 }
@@ -227,7 +231,7 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 		f = &loaded
 	}
 	if f != nil {
-		res, err := seed.Apply(ctx, a.identity, *f)
+		res, err := seed.ApplyWithAccounts(ctx, a.identity, a.accounts, *f)
 		if err != nil {
 			return err
 		}
@@ -242,7 +246,7 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 		return err
 	}
 	if n == 0 {
-		if _, err := seed.Apply(ctx, a.identity, seed.Demo(a.cfg.PublicURL)); err != nil {
+		if _, err := seed.ApplyWithAccounts(ctx, a.identity, a.accounts, seed.Demo(a.cfg.PublicURL)); err != nil {
 			return fmt.Errorf("create demo merchant: %w", err)
 		}
 		a.log.Info("created the sandbox demo merchant", "client_id", seed.DemoClientID, "username", seed.DemoUsername)
@@ -250,6 +254,9 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 	_, err = a.store.GetUserByUsername(ctx, seed.DemoUsername)
 	a.demo = err == nil
 	if a.demo {
+		if err := a.demoAccounts(ctx); err != nil {
+			return err
+		}
 		return a.demoToInbox(ctx)
 	}
 	return nil
@@ -270,6 +277,21 @@ func (a *App) demoToInbox(ctx context.Context) error {
 	a.log.Info("the demo application's notifications now go to the sandbox inbox", "url", app.NotificationURL)
 	return nil
 }
+
+// demoAccounts opens the demo merchant's EUR and GBP accounts in a
+// database whose demo merchant was created before accounts existed.
+func (a *App) demoAccounts(ctx context.Context) error {
+	for _, acct := range seed.Demo("").Customers[0].Accounts {
+		if _, _, err := a.accounts.EnsureAccount(ctx, ledger.AccountSpec{ID: acct.ID, CustomerID: seed.DemoCustomerID,
+			Currency: acct.Currency, IBAN: acct.IBAN, Nickname: acct.Nickname}); err != nil {
+			return fmt.Errorf("open the demo merchant's %s account: %w", acct.Currency, err)
+		}
+	}
+	return nil
+}
+
+// Accounts is the accounts service (for administration commands).
+func (a *App) Accounts() *ledger.Service { return a.accounts }
 
 // backgroundWorker is a task with an orderly stop.
 type backgroundWorker interface {

@@ -48,6 +48,13 @@ func (s *Server) routes() {
 		s.handle("POST /notifications/test", s.testNotification, needs(identity.NotificationsWrite))
 		s.handle("POST /notifications/resume", s.resumeNotifications, needs(identity.NotificationsWrite))
 	}
+	// The Accounts API: Connect accounts and their transactions (the ledger).
+	if s.Accounts != nil {
+		s.handle("GET /accounts", s.listAccounts, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /accounts/{id}", s.getAccount, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /accounts/{id}/transactions", s.listAccountTransactions, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /transactions/{id}", s.getTransaction, needs(identity.PaymentsRead), versioned)
+	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
 	}

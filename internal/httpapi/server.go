@@ -15,6 +15,7 @@ import (
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/internal/ledger"
 	legacyapi "github.com/bankrail/bankrail/internal/legacy"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
@@ -44,6 +45,7 @@ type Deps struct {
 	Notifications *notify.Service    // the delivery log and test notifications
 	Metrics       http.Handler       // Prometheus metrics at GET /metrics
 	Inbox         *inbox.Service     // the sandbox's built-in notification receiver (nil in production)
+	Accounts      *ledger.Service    // Connect accounts and their transactions (the Accounts API)
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.

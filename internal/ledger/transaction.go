@@ -72,3 +72,6 @@ type Transaction struct {
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
 }
+
+// String is the type's name.
+func (t TxType) String() string { return string(t) }
