@@ -514,6 +514,7 @@ const (
 	SandboxOutcomeABANDONEDBYUSER            SandboxOutcome = "ABANDONED_BY_USER"
 	SandboxOutcomeCANCELLEDBYUSER            SandboxOutcome = "CANCELLED_BY_USER"
 	SandboxOutcomeCOMPLETED                  SandboxOutcome = "COMPLETED"
+	SandboxOutcomeCOMPLETEDNOTRECEIVED       SandboxOutcome = "COMPLETED>NOT_RECEIVED"
 	SandboxOutcomeDELAYEDATBANKCOMPLETED     SandboxOutcome = "DELAYED_AT_BANK>COMPLETED"
 	SandboxOutcomeDELAYEDATBANKREFUSEDBYBANK SandboxOutcome = "DELAYED_AT_BANK>REFUSED_BY_BANK"
 	SandboxOutcomeERRORATBANK                SandboxOutcome = "ERROR_AT_BANK"
@@ -529,6 +530,8 @@ func (e SandboxOutcome) Valid() bool {
 	case SandboxOutcomeCANCELLEDBYUSER:
 		return true
 	case SandboxOutcomeCOMPLETED:
+		return true
+	case SandboxOutcomeCOMPLETEDNOTRECEIVED:
 		return true
 	case SandboxOutcomeDELAYEDATBANKCOMPLETED:
 		return true
@@ -743,6 +746,21 @@ func (e CreateLegacyPaymentParamsXServiceAPIVersion) Valid() bool {
 	case CreateLegacyPaymentParamsXServiceAPIVersionN3:
 		return true
 	case CreateLegacyPaymentParamsXServiceAPIVersionN4:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PayinParamsXServiceAPIVersion.
+const (
+	PayinParamsXServiceAPIVersionN1 PayinParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the PayinParamsXServiceAPIVersion enum.
+func (e PayinParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case PayinParamsXServiceAPIVersionN1:
 		return true
 	default:
 		return false
@@ -1356,11 +1374,11 @@ type PaymentSender struct {
 	Name               string             `json:"name"`
 }
 
-// PaymentCreateRequest Unknown fields are ignored. Every failing field is reported at once (422).
+// PaymentCreateRequest Unknown fields are ignored. Every failing field is reported at once (422). `beneficiary` is required (VALUE_REQUIRED) unless your customer has an ACTIVE Connect account in the currency: that account is then the beneficiary (docs/connect.md).
 type PaymentCreateRequest struct {
 	// Amount minor units; at most the server's maximum (default 10,000,000,000)
 	Amount        *int64         `json:"amount"`
-	Beneficiary   *Beneficiary   `json:"beneficiary"`
+	Beneficiary   *Beneficiary   `json:"beneficiary,omitempty"`
 	Checkout      *Checkout      `json:"checkout,omitempty"`
 	Communication *Communication `json:"communication,omitempty"`
 
@@ -1612,6 +1630,50 @@ type SandboxInboxEntry struct {
 // SandboxOutcome A sandbox outcome; a `>` chain plays its moves in order, the part after `DELAYED_AT_BANK` is the bank's answer 2 minutes later.
 type SandboxOutcome string
 
+// SimulatedIncomingTransaction Incoming funds (POST /payin).
+type SimulatedIncomingTransaction struct {
+	Amount      *SimulatedIncomingAmount      `json:"amount,omitempty"`
+	Beneficiary *SimulatedIncomingBeneficiary `json:"beneficiary,omitempty"`
+
+	// ExternalPaymentID the sender's id of the funds (required; at most 255 characters)
+	ExternalPaymentID *string `json:"externalPaymentId,omitempty"`
+
+	// PaymentReference the reference the payer wrote: a payment's uniqueReference or id matches it
+	PaymentReference *string                  `json:"paymentReference,omitempty"`
+	Sender           *SimulatedIncomingSender `json:"sender,omitempty"`
+}
+
+// SimulatedIncomingAmount defines model for SimulatedIncomingTransaction.amount.
+type SimulatedIncomingAmount struct {
+	// Amount minor units, positive
+	Amount *int64 `json:"amount,omitempty"`
+
+	// Currency ISO 4217; the account's currency
+	Currency *string `json:"currency,omitempty"`
+}
+
+// SimulatedIncomingBeneficiaryIdentifiers defines model for SimulatedIncomingTransaction.beneficiary.accountIdentifiers.
+type SimulatedIncomingBeneficiaryIdentifiers struct {
+	// IBAN the Connect account's IBAN (required)
+	IBAN *string `json:"iban,omitempty"`
+}
+
+// SimulatedIncomingBeneficiary defines model for SimulatedIncomingTransaction.beneficiary.
+type SimulatedIncomingBeneficiary struct {
+	AccountIdentifiers *SimulatedIncomingBeneficiaryIdentifiers `json:"accountIdentifiers,omitempty"`
+}
+
+// SimulatedIncomingSenderIdentifiers defines model for SimulatedIncomingTransaction.sender.accountIdentifiers.
+type SimulatedIncomingSenderIdentifiers struct {
+	IBAN *string `json:"iban,omitempty"`
+}
+
+// SimulatedIncomingSender defines model for SimulatedIncomingTransaction.sender.
+type SimulatedIncomingSender struct {
+	AccountIdentifiers *SimulatedIncomingSenderIdentifiers `json:"accountIdentifiers,omitempty"`
+	Name               *string                             `json:"name,omitempty"`
+}
+
 // TokenRequest defines model for TokenRequest.
 type TokenRequest struct {
 	ClientID     string                `json:"client_id"`
@@ -1798,6 +1860,15 @@ type ListNotificationsParams struct {
 	Limit        *int64              `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// PayinParams defines parameters for Payin.
+type PayinParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion PayinParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// PayinParamsXServiceAPIVersion defines parameters for Payin.
+type PayinParamsXServiceAPIVersion string
+
 // ListPaymentsParams defines parameters for ListPayments.
 type ListPaymentsParams struct {
 	Status            *PaymentStatus `form:"status,omitempty" json:"status,omitempty"`
@@ -1876,6 +1947,9 @@ type CreateTokenJSONRequestBody = TokenRequest
 
 // CreateTokenFormdataRequestBody defines body for CreateToken for application/x-www-form-urlencoded ContentType.
 type CreateTokenFormdataRequestBody = TokenRequest
+
+// PayinJSONRequestBody defines body for Payin for application/json ContentType.
+type PayinJSONRequestBody = SimulatedIncomingTransaction
 
 // CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
 type CreatePaymentJSONRequestBody = PaymentCreateRequest

@@ -174,6 +174,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
 	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keyGuard,
 		bank.Default(), a.clock, paymentCfg)
+	a.payments.UseConnect(a.accounts)
 	if err := a.buildJobs(ctx, keyGuard); err != nil {
 		return err
 	}

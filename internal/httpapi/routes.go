@@ -70,5 +70,8 @@ func (s *Server) routes() {
 		if s.Payments != nil {
 			s.handle("POST /sandbox/payments/{id}/authorise", s.authoriseSandboxPayment, needs(identity.SandboxControl))
 		}
+		if s.Payments != nil && s.Accounts != nil {
+			s.handle("POST /payin", s.payin, needs(identity.SandboxControl), versioned)
+		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 //	                             -> REFUSED_BY_BANK | ERROR_AT_BANK | CANCELLED_BY_USER   (terminal)
 //	NEW_PAYMENT | BANK_REDIRECT -> ABANDONED_BY_USER    (30 minutes after creation, no completion)
 //	COMPLETED -> RECEIVED -> SETTLED                    (Connect)
-//	COMPLETED -> NOT_RECEIVED                           (Connect)
+//	COMPLETED -> NOT_RECEIVED -> RECEIVED               (Connect: late funds still match)
 var moves = map[Status][]Status{
 	StatusNew:              {StatusRefusedByRisk, StatusBankRedirect, StatusAbandonedByUser},
 	StatusBankRedirect:     {StatusAuthorisedByUser, StatusDelayedAtBank, StatusRefusedByBank, StatusErrorAtBank, StatusCancelledByUser, StatusAbandonedByUser},
@@ -24,6 +24,7 @@ var moves = map[Status][]Status{
 	StatusDelayedAtBank:    {StatusCompleted, StatusRefusedByBank},
 	StatusCompleted:        {StatusReceived, StatusNotReceived},
 	StatusReceived:         {StatusSettled},
+	StatusNotReceived:      {StatusReceived},
 }
 
 // Time rules of the lifecycle (decisions.md: abandonment 30 minutes after

@@ -23,6 +23,8 @@ var outcomes = map[string]Outcome{
 	"REFUSED_BY_RISK":                 {StatusRefusedByRisk},
 	"DELAYED_AT_BANK>COMPLETED":       {StatusDelayedAtBank, StatusCompleted},
 	"DELAYED_AT_BANK>REFUSED_BY_BANK": {StatusDelayedAtBank, StatusRefusedByBank},
+	// Connect: completed, and the mock bank never sends the funds (NOT_RECEIVED after the timeframe).
+	"COMPLETED>NOT_RECEIVED": {StatusCompleted, StatusNotReceived},
 }
 
 // ParseOutcome reads a sandbox outcome name (case-insensitive, spaces
