@@ -509,6 +509,30 @@ func (e ReadinessStatus) Valid() bool {
 	}
 }
 
+// Defines values for RefundStatus.
+const (
+	RefundStatusCONFIRMED RefundStatus = "CONFIRMED"
+	RefundStatusFAILED    RefundStatus = "FAILED"
+	RefundStatusPENDING   RefundStatus = "PENDING"
+	RefundStatusREJECTED  RefundStatus = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the RefundStatus enum.
+func (e RefundStatus) Valid() bool {
+	switch e {
+	case RefundStatusCONFIRMED:
+		return true
+	case RefundStatusFAILED:
+		return true
+	case RefundStatusPENDING:
+		return true
+	case RefundStatusREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SandboxOutcome.
 const (
 	SandboxOutcomeABANDONEDBYUSER            SandboxOutcome = "ABANDONED_BY_USER"
@@ -794,6 +818,66 @@ func (e CreatePaymentParamsXServiceInitiationChannel) Valid() bool {
 	case CreatePaymentParamsXServiceInitiationChannelAPI:
 		return true
 	case CreatePaymentParamsXServiceInitiationChannelHosted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListPaymentRefundsParamsXServiceAPIVersion.
+const (
+	ListPaymentRefundsParamsXServiceAPIVersionN1 ListPaymentRefundsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentRefundsParamsXServiceAPIVersion enum.
+func (e ListPaymentRefundsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListPaymentRefundsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RequestRefundParamsXServiceAPIVersion.
+const (
+	RequestRefundParamsXServiceAPIVersionN1 RequestRefundParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the RequestRefundParamsXServiceAPIVersion enum.
+func (e RequestRefundParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case RequestRefundParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RequestRefundParamsXServiceTestingScenario.
+const (
+	RequestRefundParamsXServiceTestingScenarioREFUNDREJECTED RequestRefundParamsXServiceTestingScenario = "REFUND_REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the RequestRefundParamsXServiceTestingScenario enum.
+func (e RequestRefundParamsXServiceTestingScenario) Valid() bool {
+	switch e {
+	case RequestRefundParamsXServiceTestingScenarioREFUNDREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetRefundParamsXServiceAPIVersion.
+const (
+	GetRefundParamsXServiceAPIVersionN1 GetRefundParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetRefundParamsXServiceAPIVersion enum.
+func (e GetRefundParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetRefundParamsXServiceAPIVersionN1:
 		return true
 	default:
 		return false
@@ -1578,6 +1662,36 @@ type Readiness struct {
 // ReadinessStatus defines model for Readiness.Status.
 type ReadinessStatus string
 
+// Refund defines model for Refund.
+type Refund struct {
+	// AccountID the Connect account the money leaves
+	AccountID string `json:"accountId"`
+
+	// Amount minor units
+	Amount    int64     `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Currency ISO 4217
+	Currency          string       `json:"currency"`
+	ExternalReference string       `json:"externalReference"`
+	ID                string       `json:"id"`
+	PaymentID         string       `json:"paymentId"`
+	Status            RefundStatus `json:"status"`
+	UpdatedAt         time.Time    `json:"updatedAt"`
+}
+
+// RefundStatus defines model for Refund.Status.
+type RefundStatus string
+
+// RefundRequest defines model for RefundRequest.
+type RefundRequest struct {
+	// Amount minor units; all that is left when absent
+	Amount *int64 `json:"amount,omitempty"`
+
+	// ExternalReference your reference of the refund (required, at most 255 characters)
+	ExternalReference *string `json:"externalReference,omitempty"`
+}
+
 // SandboxAuthoriseRequest The body of POST /sandbox/payments/{id}/authorise.
 type SandboxAuthoriseRequest struct {
 	// AccountHolderName the name the bank reports as account holder
@@ -1912,6 +2026,42 @@ type GetNameMatchScoreParams struct {
 	AllowInitials *bool `form:"allowInitials,omitempty" json:"allowInitials,omitempty"`
 }
 
+// ListPaymentRefundsParams defines parameters for ListPaymentRefunds.
+type ListPaymentRefundsParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListPaymentRefundsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListPaymentRefundsParamsXServiceAPIVersion defines parameters for ListPaymentRefunds.
+type ListPaymentRefundsParamsXServiceAPIVersion string
+
+// RequestRefundParams defines parameters for RequestRefund.
+type RequestRefundParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion RequestRefundParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+
+	// IdempotencyKey Up to 64 printable ASCII characters (a uuid is recommended); longer is 400 INVALID_HTTP_HEADER.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XServiceTestingScenario Sandbox only: REFUND_REJECTED.
+	XServiceTestingScenario *RequestRefundParamsXServiceTestingScenario `json:"X-Service-Testing-Scenario,omitempty"`
+}
+
+// RequestRefundParamsXServiceAPIVersion defines parameters for RequestRefund.
+type RequestRefundParamsXServiceAPIVersion string
+
+// RequestRefundParamsXServiceTestingScenario defines parameters for RequestRefund.
+type RequestRefundParamsXServiceTestingScenario string
+
+// GetRefundParams defines parameters for GetRefund.
+type GetRefundParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetRefundParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetRefundParamsXServiceAPIVersion defines parameters for GetRefund.
+type GetRefundParamsXServiceAPIVersion string
+
 // ListSandboxInboxParams defines parameters for ListSandboxInbox.
 type ListSandboxInboxParams struct {
 	Page  *int64 `form:"page,omitempty" json:"page,omitempty"`
@@ -1953,6 +2103,9 @@ type PayinJSONRequestBody = SimulatedIncomingTransaction
 
 // CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
 type CreatePaymentJSONRequestBody = PaymentCreateRequest
+
+// RequestRefundJSONRequestBody defines body for RequestRefund for application/json ContentType.
+type RequestRefundJSONRequestBody = RefundRequest
 
 // AdvanceSandboxClockJSONRequestBody defines body for AdvanceSandboxClock for application/json ContentType.
 type AdvanceSandboxClockJSONRequestBody = SandboxClockAdvance

@@ -27,6 +27,7 @@ import (
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/notify/dispatch"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/seed"
 	"github.com/bankrail/bankrail/internal/store"
 	"github.com/bankrail/bankrail/internal/worker"
@@ -195,6 +196,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Notifications: a.notify, Metrics: metrics, Inbox: a.inbox(),
 		Pages: pages, PagePrefixes: checkout.Prefixes,
 		Accounts: a.accounts,
+		Refunds: refund.NewService(a.store.Refunds(), a.store.Payments(), a.store.Ledger(), store.Transactor[refund.Repos](a.store),
+			keyGuard, a.clock, a.cfg.Mode == config.Sandbox),
 	})
 	return nil
 }

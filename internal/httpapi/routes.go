@@ -55,6 +55,12 @@ func (s *Server) routes() {
 		s.handle("GET /accounts/{id}/transactions", s.listAccountTransactions, needs(identity.PaymentsRead), versioned)
 		s.handle("GET /transactions/{id}", s.getTransaction, needs(identity.PaymentsRead), versioned)
 	}
+	// Refunds of Connect payments.
+	if s.Refunds != nil {
+		s.handle("POST /payments/{id}/request-refund", s.requestRefund, needs(identity.PaymentsWrite), versioned)
+		s.handle("GET /payments/{id}/refunds", s.listPaymentRefunds, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /refunds/{id}", s.getRefund, needs(identity.PaymentsRead), versioned)
+	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
 	}

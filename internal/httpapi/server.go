@@ -19,6 +19,7 @@ import (
 	legacyapi "github.com/bankrail/bankrail/internal/legacy"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/refund"
 )
 
 // Pinger reports whether the database answers.
@@ -46,6 +47,7 @@ type Deps struct {
 	Metrics       http.Handler       // Prometheus metrics at GET /metrics
 	Inbox         *inbox.Service     // the sandbox's built-in notification receiver (nil in production)
 	Accounts      *ledger.Service    // Connect accounts and their transactions (the Accounts API)
+	Refunds       *refund.Service    // refunds of Connect payments
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.
