@@ -200,3 +200,29 @@ func TestPayinIsSandboxOnly(t *testing.T) {
 	env := apptest.New(t, apptest.Production)
 	payin(t, env, env.Token(t, apptest.Merchant), "e", "r", 1, "EUR", "DE89370400440532013000").Error(t, http.StatusNotFound, "RESOURCE_NOT_FOUND")
 }
+
+// A merchant with a Connect account may leave out the beneficiary on the
+// legacy API and POST /dropin too: the contract's four-field dropin
+// request works, and the payment is expected on the account.
+func TestLegacyAndDropinWithoutBeneficiary(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		acct := openAccount(t, env, apptest.ShopID, "EUR", "main")
+		token := env.Token(t, apptest.Merchant)
+		resp := postDropin(t, env, token, map[string]any{"currencyCode": "EUR", "amount": 1050, "type": "BILL",
+			"shopper": map[string]any{"reference": "cust-1"}}, nil)
+		var dropin struct{ ID, Token string }
+		resp.JSON(t, &dropin)
+		if resp.Status != http.StatusCreated || dropin.ID == "" {
+			t.Fatalf("dropin: %d %s", resp.Status, resp.Body)
+		}
+		body := legacyBody()
+		delete(body, "beneficiary")
+		legacy := mustCreateLegacy(t, env, token, body, nil)
+		for _, id := range []string{dropin.ID, legacy.ID} {
+			if d := getDetails(t, env, token, id); d.Account.ID != acct.ID || d.Account.IBAN != acct.IBAN {
+				t.Fatalf("payment %s is not expected on the account: %+v", id, d.Account)
+			}
+		}
+	})
+}
