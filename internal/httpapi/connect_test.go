@@ -226,3 +226,46 @@ func TestLegacyAndDropinWithoutBeneficiary(t *testing.T) {
 		}
 	})
 }
+
+// Funds before the bank's answer (the contract's rule 1): a payment still
+// DELAYED_AT_BANK moves to RECEIVED at once, payment_received goes out and
+// the COMPLETED gateway notification follows it; the bank's later answer
+// no longer applies.
+func TestFundsBeforeTheBanksAnswer(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		acct := openAccount(t, env, apptest.ShopID, "EUR", "main")
+		token := env.Token(t, apptest.Merchant)
+		rc := apptest.NewReceiver(t)
+		p := mustCreate(t, env, token, expectedBody(rc, 1500, "Early 1"), map[string]string{scenarioHeader: "DELAYED_AT_BANK>COMPLETED"})
+		gatewayNotes(t, rc, p.ID, 2)
+		if resp := payin(t, env, token, "ext-early", p.ID, 1500, "EUR", acct.IBAN); resp.Status != http.StatusAccepted {
+			t.Fatalf("payin: %d %s", resp.Status, resp.Body)
+		}
+		if n := connectNotes(t, rc, p.ID, 1)[0]; n.Status != "RECEIVED" || n.Sender == nil {
+			t.Fatalf("payment_received %+v", n)
+		}
+		if notes := gatewayNotes(t, rc, p.ID, 3); notes != "PENDING/BANK_REDIRECT PENDING/DELAYED_AT_BANK COMPLETED/COMPLETED" {
+			t.Fatalf("gateway %s", notes)
+		}
+		var order []string
+		for _, r := range rc.Got() {
+			if n := verify(t, r); n.Connect != nil && n.Connect.Payment == p.ID {
+				order = append(order, "payment_received")
+			} else if n.Gateway != nil && n.Gateway.Payment == p.ID {
+				order = append(order, n.Gateway.Status)
+			}
+		}
+		if strings.Join(order, " ") != "PENDING PENDING payment_received COMPLETED" {
+			t.Fatalf("order %v", order)
+		}
+		env.Clock.Advance(time.Hour) // the delayed bank's answer was due after 2 minutes
+		rc.Quiet(t, len(rc.Got()))
+		if st, hist := statusHistory(t, env, token, p.ID); st != "RECEIVED" || hist != "NEW_PAYMENT BANK_REDIRECT DELAYED_AT_BANK RECEIVED" {
+			t.Fatalf("history %s %s", st, hist)
+		}
+		if b := accountBalance(t, env, token, acct.ID); b.Balance.Available != 1500 {
+			t.Fatalf("balance %+v", b.Balance)
+		}
+	})
+}

@@ -75,6 +75,10 @@ var routes = map[Status][]Status{
 // status to: the direct move when the table has it, else the rest of the
 // route to `to` after from. It is an error when from is not on that route.
 func routeTo(from, to Status) ([]Status, error) {
+	if to == StatusReceived || to == StatusNotReceived || to == StatusSettled {
+		// Connect moves follow funds and time, never the payer or the bank.
+		return nil, moveError(from, to)
+	}
 	if CanMove(from, to) {
 		return []Status{to}, nil
 	}

@@ -35,12 +35,12 @@ type PayinOutcome struct {
 
 // payinStatuses are the statuses of an expected payment that incoming
 // funds move to RECEIVED.
-var payinStatuses = []Status{StatusCompleted, StatusNotReceived}
+var payinStatuses = []Status{StatusCompleted, StatusNotReceived, StatusBankRedirect, StatusAuthorisedByUser, StatusDelayedAtBank}
 
 // Payin books incoming funds on the Connect account of in's beneficiary
 // IBAN: funds whose reference (a payment's uniqueReference or id),
-// amount and currency match an expected payment of that account (COMPLETED
-// or NOT_RECEIVED) credit it as GATEWAY_PAYMENT and move the payment to
+// amount and currency match an expected payment of that account (COMPLETED,
+// NOT_RECEIVED, or still at the bank: see Receive) credit it as GATEWAY_PAYMENT and move the payment to
 // RECEIVED with payment_received; anything else is a MANUAL_CREDIT. All of
 // it in one unit of work. A repeated external id changes nothing.
 func (s *Service) Payin(ctx context.Context, in PayinInput) (PayinOutcome, error) {
@@ -170,14 +170,33 @@ func checkIBAN(v *errs.Validation, path, iban string, required bool) {
 }
 
 // Receive moves an expected payment p to RECEIVED on funds f at time now.
+// Funds that arrive while the payment is still at the bank (BANK_REDIRECT,
+// AUTHORISED_BY_USER, DELAYED_AT_BANK) move it to RECEIVED at once and its
+// COMPLETED gateway notification follows payment_received (the contract's
+// rule 1); the bank's answer, timed or not, no longer applies.
 func (l *Lifecycle) Receive(p Payment, f Funds, now time.Time) (Change, error) {
 	c := Change{From: p.Status, Stored: len(p.History)}
 	p.History = append([]StatusUpdate(nil), p.History...)
 	if !p.Expected() {
 		return Change{}, errs.E(errs.Conflict, "The payment is not expected on a Connect account.")
 	}
+	early := p.Status.Initiating()
+	if early && p.Sender == nil && (f.Sender.Name != "" || f.Sender.IBAN != "") {
+		p.Sender = &Sender{Name: f.Sender.Name, IBAN: f.Sender.IBAN}
+	}
 	if err := l.receive(&c, &p, f, now); err != nil {
 		return Change{}, err
+	}
+	if early {
+		done := p
+		done.Status = StatusCompleted
+		msg, ok, err := l.gatewayMessage(done)
+		if err != nil {
+			return Change{}, err
+		}
+		if ok {
+			c.Messages = append(c.Messages, msg)
+		}
 	}
 	c.Payment = p
 	return c, nil

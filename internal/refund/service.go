@@ -183,7 +183,11 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error)
 		return Refund{}, err
 	}
 	now := s.now()
-	f := Refund{ID: uuid.NewString(), PaymentID: p.ID, AccountID: acct.ID, CustomerID: p.CustomerID, ClientID: p.ClientID,
+	id, err := uuid.NewV7() // time-ordered: refunds of one instant list in the order they were made
+	if err != nil {
+		return Refund{}, err
+	}
+	f := Refund{ID: id.String(), PaymentID: p.ID, AccountID: acct.ID, CustomerID: p.CustomerID, ClientID: p.ClientID,
 		NotificationURL: p.Request.NotificationURL(), Amount: amount, Currency: acct.Currency,
 		ExternalReference: in.ExternalReference, Status: Pending, TransactionID: uuid.NewString(), CreatedAt: now, UpdatedAt: now}
 	tx := ledger.Transaction{ID: f.TransactionID, AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeRefund,
