@@ -170,3 +170,8 @@ func TestAccountsAPIRefusesBadInput(t *testing.T) {
 		})
 	}
 }
+
+// accountSpec is an account of customer in currency with a derived id and IBAN.
+func accountSpec(customer, currency string) ledger.AccountSpec {
+	return ledger.AccountSpec{CustomerID: customer, Currency: currency, Nickname: "main"}
+}
