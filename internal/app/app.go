@@ -58,6 +58,7 @@ type App struct {
 	auth     *auth.Service
 	payments *payment.Service
 	accounts *ledger.Service
+	refunds  *refund.Service
 	http     *httpapi.Server
 
 	workers     []backgroundWorker // started by Start, stopped in reverse order by Shutdown
@@ -184,6 +185,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		interval = DefaultTimedMoves
 	}
 	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
+	a.refunds = refund.NewService(a.store.Refunds(), a.store.Payments(), a.store.Ledger(), store.Transactor[refund.Repos](a.store),
+		keyGuard, a.clock, a.cfg.Mode == config.Sandbox)
 	metrics := a.buildNotifications(opts)
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox})
@@ -196,8 +199,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Notifications: a.notify, Metrics: metrics, Inbox: a.inbox(),
 		Pages: pages, PagePrefixes: checkout.Prefixes,
 		Accounts: a.accounts,
-		Refunds: refund.NewService(a.store.Refunds(), a.store.Payments(), a.store.Ledger(), store.Transactor[refund.Repos](a.store),
-			keyGuard, a.clock, a.cfg.Mode == config.Sandbox),
+		Refunds:  a.refunds,
 	})
 	return nil
 }
@@ -293,6 +295,9 @@ func (a *App) demoAccounts(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Refunds is the refund service.
+func (a *App) Refunds() *refund.Service { return a.refunds }
 
 // Accounts is the accounts service (for administration commands).
 func (a *App) Accounts() *ledger.Service { return a.accounts }
