@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/ledger"
@@ -107,10 +105,10 @@ func (l *Lifecycle) receive(c *Change, p *Payment, f Funds, at time.Time) error 
 	if err != nil {
 		return err
 	}
-	t := ledger.Transaction{ID: uuid.NewString(), AccountID: p.ConnectAccountID, CustomerID: p.CustomerID,
+	t := ledger.Transaction{ID: ledger.NewID(), AccountID: p.ConnectAccountID, CustomerID: p.CustomerID,
 		Type: ledger.TypeGatewayPayment, Operation: ledger.Incoming, Status: ledger.TxCompleted, Amount: amount,
 		PaymentID: p.ID, ExternalID: f.ExternalID, Reference: f.Reference, Counterparty: f.Sender, CreatedAt: at, UpdatedAt: at}
-	e, err := ledger.Open(t, uuid.NewString())
+	e, err := ledger.Open(t, ledger.NewID())
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/ledger"
@@ -111,10 +109,10 @@ func (s *Service) payinOnce(ctx context.Context, in PayinInput) (PayinOutcome, e
 		if err != nil {
 			return err
 		}
-		t := ledger.Transaction{ID: uuid.NewString(), AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeManualCredit,
+		t := ledger.Transaction{ID: ledger.NewID(), AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeManualCredit,
 			Operation: ledger.Incoming, Status: ledger.TxCompleted, Amount: amount, ExternalID: in.ExternalPaymentID,
 			Reference: in.PaymentReference, Counterparty: funds.Sender, CreatedAt: now, UpdatedAt: now}
-		e, err := ledger.Open(t, uuid.NewString())
+		e, err := ledger.Open(t, ledger.NewID())
 		if err != nil {
 			return err
 		}

@@ -189,14 +189,14 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error)
 	}
 	f := Refund{ID: id.String(), PaymentID: p.ID, AccountID: acct.ID, CustomerID: p.CustomerID, ClientID: p.ClientID,
 		NotificationURL: p.Request.NotificationURL(), Amount: amount, Currency: acct.Currency,
-		ExternalReference: in.ExternalReference, Status: Pending, TransactionID: uuid.NewString(), CreatedAt: now, UpdatedAt: now}
+		ExternalReference: in.ExternalReference, Status: Pending, TransactionID: ledger.NewID(), CreatedAt: now, UpdatedAt: now}
 	tx := ledger.Transaction{ID: f.TransactionID, AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeRefund,
 		Operation: ledger.Outgoing, Status: ledger.TxProcessing, Amount: m, PaymentID: p.ID, Reference: in.ExternalReference,
 		CreatedAt: now, UpdatedAt: now}
 	if p.Sender != nil {
 		tx.Counterparty = ledger.Counterparty{Name: p.Sender.Name, IBAN: p.Sender.IBAN}
 	}
-	e, err := ledger.Open(tx, uuid.NewString())
+	e, err := ledger.Open(tx, ledger.NewID())
 	if err != nil {
 		return Refund{}, err
 	}
@@ -229,7 +229,7 @@ func (s *Service) settle(ctx context.Context, r Repos, f Refund, to Status) erro
 		txTo = ledger.TxRejected
 	}
 	now := s.now()
-	moved, e, err := ledger.Settle(tx, txTo, uuid.NewString(), now)
+	moved, e, err := ledger.Settle(tx, txTo, ledger.NewID(), now)
 	if err != nil {
 		return err
 	}

@@ -20,7 +20,8 @@ var (
 // Refunds is the refund repository inside the transaction.
 func (t *Tx) Refunds() refund.Repository { return refunds{q: t.tx} }
 
-// Refunds reads refunds outside any unit of work.
+// Refunds reads refunds outside any unit of work (on the read pool: its
+// writes belong in a unit of work, Tx.Refunds).
 func (s *Store) Refunds() refund.Repository { return refunds{q: s.read} }
 
 // Create inserts r and adds its amount to the payment's total within limit.
