@@ -8,6 +8,117 @@ import (
 	"time"
 )
 
+// Defines values for AccountStatus.
+const (
+	AccountStatusACTIVE    AccountStatus = "ACTIVE"
+	AccountStatusCLOSED    AccountStatus = "CLOSED"
+	AccountStatusSUSPENDED AccountStatus = "SUSPENDED"
+)
+
+// Valid indicates whether the value is a known member of the AccountStatus enum.
+func (e AccountStatus) Valid() bool {
+	switch e {
+	case AccountStatusACTIVE:
+		return true
+	case AccountStatusCLOSED:
+		return true
+	case AccountStatusSUSPENDED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountType.
+const (
+	AccountTypeCONNECTEDACCOUNT AccountType = "CONNECTED_ACCOUNT"
+)
+
+// Valid indicates whether the value is a known member of the AccountType enum.
+func (e AccountType) Valid() bool {
+	switch e {
+	case AccountTypeCONNECTEDACCOUNT:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountTransactionOperation.
+const (
+	AccountTransactionOperationINCOMING AccountTransactionOperation = "INCOMING"
+	AccountTransactionOperationOUTGOING AccountTransactionOperation = "OUTGOING"
+)
+
+// Valid indicates whether the value is a known member of the AccountTransactionOperation enum.
+func (e AccountTransactionOperation) Valid() bool {
+	switch e {
+	case AccountTransactionOperationINCOMING:
+		return true
+	case AccountTransactionOperationOUTGOING:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountTransactionStatus.
+const (
+	AccountTransactionStatusCOMPLETED  AccountTransactionStatus = "COMPLETED"
+	AccountTransactionStatusCREATED    AccountTransactionStatus = "CREATED"
+	AccountTransactionStatusFAILED     AccountTransactionStatus = "FAILED"
+	AccountTransactionStatusPROCESSING AccountTransactionStatus = "PROCESSING"
+	AccountTransactionStatusREJECTED   AccountTransactionStatus = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the AccountTransactionStatus enum.
+func (e AccountTransactionStatus) Valid() bool {
+	switch e {
+	case AccountTransactionStatusCOMPLETED:
+		return true
+	case AccountTransactionStatusCREATED:
+		return true
+	case AccountTransactionStatusFAILED:
+		return true
+	case AccountTransactionStatusPROCESSING:
+		return true
+	case AccountTransactionStatusREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountTransactionType.
+const (
+	AccountTransactionTypeBOUNCEBACK     AccountTransactionType = "BOUNCE_BACK"
+	AccountTransactionTypeGATEWAYPAYMENT AccountTransactionType = "GATEWAY_PAYMENT"
+	AccountTransactionTypeMANUALCREDIT   AccountTransactionType = "MANUAL_CREDIT"
+	AccountTransactionTypePAYOUT         AccountTransactionType = "PAYOUT"
+	AccountTransactionTypeREFUND         AccountTransactionType = "REFUND"
+	AccountTransactionTypeTOPUP          AccountTransactionType = "TOP_UP"
+)
+
+// Valid indicates whether the value is a known member of the AccountTransactionType enum.
+func (e AccountTransactionType) Valid() bool {
+	switch e {
+	case AccountTransactionTypeBOUNCEBACK:
+		return true
+	case AccountTransactionTypeGATEWAYPAYMENT:
+		return true
+	case AccountTransactionTypeMANUALCREDIT:
+		return true
+	case AccountTransactionTypePAYOUT:
+		return true
+	case AccountTransactionTypeREFUND:
+		return true
+	case AccountTransactionTypeTOPUP:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for AmendmentInitiator.
 const (
 	AmendmentInitiatorCUSTOMER AmendmentInitiator = "CUSTOMER"
@@ -590,6 +701,30 @@ func (e ReadinessStatus) Valid() bool {
 	}
 }
 
+// Defines values for RefundStatus.
+const (
+	RefundStatusCONFIRMED RefundStatus = "CONFIRMED"
+	RefundStatusFAILED    RefundStatus = "FAILED"
+	RefundStatusPENDING   RefundStatus = "PENDING"
+	RefundStatusREJECTED  RefundStatus = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the RefundStatus enum.
+func (e RefundStatus) Valid() bool {
+	switch e {
+	case RefundStatusCONFIRMED:
+		return true
+	case RefundStatusFAILED:
+		return true
+	case RefundStatusPENDING:
+		return true
+	case RefundStatusREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReportStatus.
 const (
 	ReportStatusREPORTAVAILABLE  ReportStatus = "REPORT_AVAILABLE"
@@ -664,6 +799,7 @@ const (
 	SandboxOutcomeABANDONEDBYUSER            SandboxOutcome = "ABANDONED_BY_USER"
 	SandboxOutcomeCANCELLEDBYUSER            SandboxOutcome = "CANCELLED_BY_USER"
 	SandboxOutcomeCOMPLETED                  SandboxOutcome = "COMPLETED"
+	SandboxOutcomeCOMPLETEDNOTRECEIVED       SandboxOutcome = "COMPLETED>NOT_RECEIVED"
 	SandboxOutcomeDELAYEDATBANKCOMPLETED     SandboxOutcome = "DELAYED_AT_BANK>COMPLETED"
 	SandboxOutcomeDELAYEDATBANKREFUSEDBYBANK SandboxOutcome = "DELAYED_AT_BANK>REFUSED_BY_BANK"
 	SandboxOutcomeERRORATBANK                SandboxOutcome = "ERROR_AT_BANK"
@@ -679,6 +815,8 @@ func (e SandboxOutcome) Valid() bool {
 	case SandboxOutcomeCANCELLEDBYUSER:
 		return true
 	case SandboxOutcomeCOMPLETED:
+		return true
+	case SandboxOutcomeCOMPLETEDNOTRECEIVED:
 		return true
 	case SandboxOutcomeDELAYEDATBANKCOMPLETED:
 		return true
@@ -839,6 +977,51 @@ func (e HomeMode) Valid() bool {
 	case HomeModeProduction:
 		return true
 	case HomeModeSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListAccountsParamsXServiceAPIVersion.
+const (
+	ListAccountsParamsXServiceAPIVersionN1 ListAccountsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListAccountsParamsXServiceAPIVersion enum.
+func (e ListAccountsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListAccountsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetAccountParamsXServiceAPIVersion.
+const (
+	GetAccountParamsXServiceAPIVersionN1 GetAccountParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetAccountParamsXServiceAPIVersion enum.
+func (e GetAccountParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetAccountParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListAccountTransactionsParamsXServiceAPIVersion.
+const (
+	ListAccountTransactionsParamsXServiceAPIVersionN1 ListAccountTransactionsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListAccountTransactionsParamsXServiceAPIVersion enum.
+func (e ListAccountTransactionsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListAccountTransactionsParamsXServiceAPIVersionN1:
 		return true
 	default:
 		return false
@@ -1007,6 +1190,21 @@ func (e SuspendMandateParamsXServiceAPIVersion) Valid() bool {
 	}
 }
 
+// Defines values for PayinParamsXServiceAPIVersion.
+const (
+	PayinParamsXServiceAPIVersionN1 PayinParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the PayinParamsXServiceAPIVersion enum.
+func (e PayinParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case PayinParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreatePaymentParamsXServiceAPIVersion.
 const (
 	CreatePaymentParamsXServiceAPIVersionN1 CreatePaymentParamsXServiceAPIVersion = "1"
@@ -1040,6 +1238,114 @@ func (e CreatePaymentParamsXServiceInitiationChannel) Valid() bool {
 	}
 }
 
+// Defines values for ListPaymentRefundsParamsXServiceAPIVersion.
+const (
+	ListPaymentRefundsParamsXServiceAPIVersionN1 ListPaymentRefundsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListPaymentRefundsParamsXServiceAPIVersion enum.
+func (e ListPaymentRefundsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListPaymentRefundsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RequestRefundParamsXServiceAPIVersion.
+const (
+	RequestRefundParamsXServiceAPIVersionN1 RequestRefundParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the RequestRefundParamsXServiceAPIVersion enum.
+func (e RequestRefundParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case RequestRefundParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RequestRefundParamsXServiceTestingScenario.
+const (
+	RequestRefundParamsXServiceTestingScenarioREFUNDREJECTED RequestRefundParamsXServiceTestingScenario = "REFUND_REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the RequestRefundParamsXServiceTestingScenario enum.
+func (e RequestRefundParamsXServiceTestingScenario) Valid() bool {
+	switch e {
+	case RequestRefundParamsXServiceTestingScenarioREFUNDREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetRefundParamsXServiceAPIVersion.
+const (
+	GetRefundParamsXServiceAPIVersionN1 GetRefundParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetRefundParamsXServiceAPIVersion enum.
+func (e GetRefundParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetRefundParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetTransactionParamsXServiceAPIVersion.
+const (
+	GetTransactionParamsXServiceAPIVersionN1 GetTransactionParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetTransactionParamsXServiceAPIVersion enum.
+func (e GetTransactionParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetTransactionParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Account A Connect account (docs/connect.md). Amounts are minor units of its currency.
+type Account struct {
+	Balance   AccountBalance `json:"balance"`
+	Country   Country        `json:"country"`
+	CreatedAt time.Time      `json:"createdAt"`
+
+	// Currency ISO 4217
+	//
+	// Examples: EUR
+	Currency   string        `json:"currency"`
+	CustomerID string        `json:"customerId"`
+	IBAN       string        `json:"iban"`
+	ID         string        `json:"id"`
+	Nickname   string        `json:"nickname"`
+	Status     AccountStatus `json:"status"`
+	Type       AccountType   `json:"type"`
+}
+
+// AccountBalance defines model for Account.balance.
+type AccountBalance struct {
+	// Available completed incoming - completed and in-flight outgoing; never negative
+	Available int64 `json:"available"`
+
+	// Pending incoming funds not completed yet
+	Pending int64 `json:"pending"`
+}
+
+// AccountStatus defines model for Account.Status.
+type AccountStatus string
+
+// AccountType defines model for Account.Type.
+type AccountType string
+
 // AccountIdentifiers defines model for AccountIdentifiers.
 type AccountIdentifiers struct {
 	// AccountNumber UK: 8 digits
@@ -1062,6 +1368,43 @@ type AccountIdentifiers struct {
 	// Examples: RHVBDEFF
 	SwiftBIC *string `json:"swiftBic,omitempty"`
 }
+
+// AccountTransaction One movement of money of an account; its postings in the ledger sum to zero.
+type AccountTransaction struct {
+	AccountID string `json:"accountId"`
+
+	// Amount minor units
+	Amount       int64                          `json:"amount"`
+	Counterparty AccountTransactionCounterparty `json:"counterparty"`
+	CreatedAt    time.Time                      `json:"createdAt"`
+
+	// Currency ISO 4217
+	Currency  string                      `json:"currency"`
+	ID        string                      `json:"id"`
+	Operation AccountTransactionOperation `json:"operation"`
+
+	// PaymentID the payment the money belongs to, if any
+	PaymentID *string                  `json:"paymentId,omitempty"`
+	Reference string                   `json:"reference"`
+	Status    AccountTransactionStatus `json:"status"`
+	Type      AccountTransactionType   `json:"type"`
+	UpdatedAt time.Time                `json:"updatedAt"`
+}
+
+// AccountTransactionCounterparty defines model for AccountTransaction.counterparty.
+type AccountTransactionCounterparty struct {
+	IBAN string `json:"iban"`
+	Name string `json:"name"`
+}
+
+// AccountTransactionOperation defines model for AccountTransaction.Operation.
+type AccountTransactionOperation string
+
+// AccountTransactionStatus defines model for AccountTransactionStatus.
+type AccountTransactionStatus string
+
+// AccountTransactionType defines model for AccountTransactionType.
+type AccountTransactionType string
 
 // Amendment A request to change a mandate's terms, answered by the payer.
 type Amendment struct {
@@ -1239,6 +1582,8 @@ type DropinCreated struct {
 // DropinRequest The embedded checkout request: the legacy names and mapping. Country-specific fields: for EUR
 // (OPEN_BANKING_EU) `beneficiary.iban` is required and `bank`/`checkoutCountries` name EU banks and
 // countries; for GBP (OPEN_BANKING_UK) `beneficiary.sortCode` and `beneficiary.accountNumber`.
+// `beneficiary` is required unless your customer has an ACTIVE Connect account in the currency, which
+// is then the beneficiary (docs/connect.md).
 type DropinRequest struct {
 	// Amount minor units
 	Amount int64 `json:"amount"`
@@ -1247,8 +1592,8 @@ type DropinRequest struct {
 	Bank *string `json:"bank,omitempty"`
 
 	// Beneficiary The legacy beneficiary; the account identifiers sit beside the name.
-	Beneficiary       LegacyBeneficiary `json:"beneficiary"`
-	CheckoutCountries *[]string         `json:"checkoutCountries,omitempty"`
+	Beneficiary       *LegacyBeneficiary `json:"beneficiary,omitempty"`
+	CheckoutCountries *[]string          `json:"checkoutCountries,omitempty"`
 
 	// CurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
 	//
@@ -1419,7 +1764,8 @@ type LegacyPaymentCreated struct {
 	ID          string `json:"id"`
 }
 
-// LegacyPaymentRequest The legacy payment request. Unknown fields are ignored.
+// LegacyPaymentRequest The legacy payment request. Unknown fields are ignored. `beneficiary` is required unless your customer
+// has an ACTIVE Connect account in the currency, which is then the beneficiary (docs/connect.md).
 type LegacyPaymentRequest struct {
 	// Amount minor units
 	Amount int64 `json:"amount"`
@@ -1431,7 +1777,7 @@ type LegacyPaymentRequest struct {
 	BankEditable *bool `json:"bankEditable,omitempty"`
 
 	// Beneficiary The legacy beneficiary; the account identifiers sit beside the name.
-	Beneficiary LegacyBeneficiary `json:"beneficiary"`
+	Beneficiary *LegacyBeneficiary `json:"beneficiary,omitempty"`
 
 	// Callback the Global communication.return.queryString
 	Callback          *string   `json:"callback,omitempty"`
@@ -1741,14 +2087,16 @@ type PaymentSender struct {
 	Name               string             `json:"name"`
 }
 
-// PaymentCreateRequest Unknown fields are ignored. Every failing field is reported at once (422). `paymentSystem` decides
+// PaymentCreateRequest Unknown fields are ignored. Every failing field is reported at once (422). `beneficiary` is required
+// (VALUE_REQUIRED) unless your customer has an ACTIVE Connect account in the currency: that account is
+// then the beneficiary (docs/connect.md). `paymentSystem` decides
 // the rest: OPEN_BANKING_UK takes `currency` GBP, the `openBankingUK` object (not `openBankingEU`) and a
 // beneficiary `sortCode` and `accountNumber`; OPEN_BANKING_EU takes `currency` EUR, the `openBankingEU`
 // object (not `openBankingUK`) and a beneficiary `iban` (the `if`/`then`/`else` below).
 type PaymentCreateRequest struct {
 	// Amount minor units; at most the server's maximum (default 10,000,000,000)
 	Amount        *int64         `json:"amount"`
-	Beneficiary   *Beneficiary   `json:"beneficiary"`
+	Beneficiary   *Beneficiary   `json:"beneficiary,omitempty"`
 	Checkout      *Checkout      `json:"checkout,omitempty"`
 	Communication *Communication `json:"communication,omitempty"`
 
@@ -1972,6 +2320,36 @@ type Readiness struct {
 // ReadinessStatus defines model for Readiness.Status.
 type ReadinessStatus string
 
+// Refund defines model for Refund.
+type Refund struct {
+	// AccountID the Connect account the money leaves
+	AccountID string `json:"accountId"`
+
+	// Amount minor units
+	Amount    int64     `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Currency ISO 4217
+	Currency          string       `json:"currency"`
+	ExternalReference string       `json:"externalReference"`
+	ID                string       `json:"id"`
+	PaymentID         string       `json:"paymentId"`
+	Status            RefundStatus `json:"status"`
+	UpdatedAt         time.Time    `json:"updatedAt"`
+}
+
+// RefundStatus defines model for Refund.Status.
+type RefundStatus string
+
+// RefundRequest defines model for RefundRequest.
+type RefundRequest struct {
+	// Amount minor units; all that is left when absent
+	Amount *int64 `json:"amount,omitempty"`
+
+	// ExternalReference your reference of the refund (required, at most 255 characters)
+	ExternalReference *string `json:"externalReference,omitempty"`
+}
+
 // RefundsReportRequest defines model for RefundsReportRequest.
 type RefundsReportRequest struct {
 	AccountID  *string `json:"accountId,omitempty"`
@@ -2079,6 +2457,50 @@ type SandboxMandateAuthoriseRequestOutcome string
 // SandboxOutcome A sandbox outcome; a `>` chain plays its moves in order, the part after `DELAYED_AT_BANK` is the bank's answer 2 minutes later.
 type SandboxOutcome string
 
+// SimulatedIncomingTransaction Incoming funds (POST /payin).
+type SimulatedIncomingTransaction struct {
+	Amount      *SimulatedIncomingAmount      `json:"amount,omitempty"`
+	Beneficiary *SimulatedIncomingBeneficiary `json:"beneficiary,omitempty"`
+
+	// ExternalPaymentID the sender's id of the funds (required; at most 255 characters)
+	ExternalPaymentID *string `json:"externalPaymentId,omitempty"`
+
+	// PaymentReference the reference the payer wrote: a payment's uniqueReference or id matches it
+	PaymentReference *string                  `json:"paymentReference,omitempty"`
+	Sender           *SimulatedIncomingSender `json:"sender,omitempty"`
+}
+
+// SimulatedIncomingAmount defines model for SimulatedIncomingTransaction.amount.
+type SimulatedIncomingAmount struct {
+	// Amount minor units, positive
+	Amount *int64 `json:"amount,omitempty"`
+
+	// Currency ISO 4217; the account's currency
+	Currency *string `json:"currency,omitempty"`
+}
+
+// SimulatedIncomingBeneficiaryIdentifiers defines model for SimulatedIncomingTransaction.beneficiary.accountIdentifiers.
+type SimulatedIncomingBeneficiaryIdentifiers struct {
+	// IBAN the Connect account's IBAN (required)
+	IBAN *string `json:"iban,omitempty"`
+}
+
+// SimulatedIncomingBeneficiary defines model for SimulatedIncomingTransaction.beneficiary.
+type SimulatedIncomingBeneficiary struct {
+	AccountIdentifiers *SimulatedIncomingBeneficiaryIdentifiers `json:"accountIdentifiers,omitempty"`
+}
+
+// SimulatedIncomingSenderIdentifiers defines model for SimulatedIncomingTransaction.sender.accountIdentifiers.
+type SimulatedIncomingSenderIdentifiers struct {
+	IBAN *string `json:"iban,omitempty"`
+}
+
+// SimulatedIncomingSender defines model for SimulatedIncomingTransaction.sender.
+type SimulatedIncomingSender struct {
+	AccountIdentifiers *SimulatedIncomingSenderIdentifiers `json:"accountIdentifiers,omitempty"`
+	Name               *string                             `json:"name,omitempty"`
+}
+
 // TokenRequest The password grant takes `username` and `password`, the refresh_token grant `refresh_token`.
 type TokenRequest struct {
 	ClientID     string                `json:"client_id"`
@@ -2122,6 +2544,9 @@ type TransferType string
 type URLObject struct {
 	URL string `json:"url"`
 }
+
+// AccountID defines model for AccountId.
+type AccountID = string
 
 // AmendmentID defines model for AmendmentId.
 type AmendmentID = string
@@ -2221,6 +2646,47 @@ type HomeIndex struct {
 	// Version the build (sandbox only)
 	Version *string `json:"version,omitempty"`
 }
+
+// ListAccountsParams defines parameters for ListAccounts.
+type ListAccountsParams struct {
+	Currency *string `form:"currency,omitempty" json:"currency,omitempty"`
+
+	// CustomerID only this customer (yours or one below it)
+	CustomerID *string `form:"customerId,omitempty" json:"customerId,omitempty"`
+	Page       *int64  `form:"page,omitempty" json:"page,omitempty"`
+	Limit      *int64  `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListAccountsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListAccountsParamsXServiceAPIVersion defines parameters for ListAccounts.
+type ListAccountsParamsXServiceAPIVersion string
+
+// GetAccountParams defines parameters for GetAccount.
+type GetAccountParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetAccountParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetAccountParamsXServiceAPIVersion defines parameters for GetAccount.
+type GetAccountParamsXServiceAPIVersion string
+
+// ListAccountTransactionsParams defines parameters for ListAccountTransactions.
+type ListAccountTransactionsParams struct {
+	Type         *AccountTransactionType   `form:"type,omitempty" json:"type,omitempty"`
+	Status       *AccountTransactionStatus `form:"status,omitempty" json:"status,omitempty"`
+	CreatedAtGte *time.Time                `form:"createdAt[gte],omitempty" json:"createdAt[gte],omitempty"`
+	CreatedAtLte *time.Time                `form:"createdAt[lte],omitempty" json:"createdAt[lte],omitempty"`
+	Page         *int64                    `form:"page,omitempty" json:"page,omitempty"`
+	Limit        *int64                    `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListAccountTransactionsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListAccountTransactionsParamsXServiceAPIVersion defines parameters for ListAccountTransactions.
+type ListAccountTransactionsParamsXServiceAPIVersion string
 
 // GetAmendmentParams defines parameters for GetAmendment.
 type GetAmendmentParams struct {
@@ -2425,6 +2891,15 @@ type ListNotificationsParams struct {
 	Limit        *int64              `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
+// PayinParams defines parameters for Payin.
+type PayinParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion PayinParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// PayinParamsXServiceAPIVersion defines parameters for Payin.
+type PayinParamsXServiceAPIVersion string
+
 // ListPaymentsParams defines parameters for ListPayments.
 type ListPaymentsParams struct {
 	Status            *PaymentStatus `form:"status,omitempty" json:"status,omitempty"`
@@ -2469,6 +2944,43 @@ type GetNameMatchScoreParams struct {
 	AllowInitials *bool `form:"allowInitials,omitempty" json:"allowInitials,omitempty"`
 }
 
+// ListPaymentRefundsParams defines parameters for ListPaymentRefunds.
+type ListPaymentRefundsParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListPaymentRefundsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListPaymentRefundsParamsXServiceAPIVersion defines parameters for ListPaymentRefunds.
+type ListPaymentRefundsParamsXServiceAPIVersion string
+
+// RequestRefundParams defines parameters for RequestRefund.
+type RequestRefundParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion RequestRefundParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+
+	// IdempotencyKey 1 to 64 printable ASCII characters without spaces (`!` to `~`; a uuid is recommended). Empty, longer,
+	// another character or the header sent twice is 400 INVALID_HTTP_HEADER.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XServiceTestingScenario Sandbox only: REFUND_REJECTED.
+	XServiceTestingScenario *RequestRefundParamsXServiceTestingScenario `json:"X-Service-Testing-Scenario,omitempty"`
+}
+
+// RequestRefundParamsXServiceAPIVersion defines parameters for RequestRefund.
+type RequestRefundParamsXServiceAPIVersion string
+
+// RequestRefundParamsXServiceTestingScenario defines parameters for RequestRefund.
+type RequestRefundParamsXServiceTestingScenario string
+
+// GetRefundParams defines parameters for GetRefund.
+type GetRefundParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetRefundParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetRefundParamsXServiceAPIVersion defines parameters for GetRefund.
+type GetRefundParamsXServiceAPIVersion string
+
 // ListReportsParams defines parameters for ListReports.
 type ListReportsParams struct {
 	// CustomerID only reports requested by this customer (yours or one below it)
@@ -2485,6 +2997,15 @@ type ListSandboxInboxParams struct {
 
 // ReceiveSandboxNotificationJSONBody defines parameters for ReceiveSandboxNotification.
 type ReceiveSandboxNotificationJSONBody = interface{}
+
+// GetTransactionParams defines parameters for GetTransaction.
+type GetTransactionParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetTransactionParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetTransactionParamsXServiceAPIVersion defines parameters for GetTransaction.
+type GetTransactionParamsXServiceAPIVersion string
 
 // GoToBankFormdataRequestBody defines body for GoToBank for application/x-www-form-urlencoded ContentType.
 type GoToBankFormdataRequestBody GoToBankFormdataBody
@@ -2516,8 +3037,14 @@ type CreateTokenJSONRequestBody = TokenRequest
 // CreateTokenFormdataRequestBody defines body for CreateToken for application/x-www-form-urlencoded ContentType.
 type CreateTokenFormdataRequestBody = TokenRequest
 
+// PayinJSONRequestBody defines body for Payin for application/json ContentType.
+type PayinJSONRequestBody = SimulatedIncomingTransaction
+
 // CreatePaymentJSONRequestBody defines body for CreatePayment for application/json ContentType.
 type CreatePaymentJSONRequestBody = PaymentCreateRequest
+
+// RequestRefundJSONRequestBody defines body for RequestRefund for application/json ContentType.
+type RequestRefundJSONRequestBody = RefundRequest
 
 // CreateAuditLogReportJSONRequestBody defines body for CreateAuditLogReport for application/json ContentType.
 type CreateAuditLogReportJSONRequestBody = AuditLogReportRequest

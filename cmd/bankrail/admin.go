@@ -49,6 +49,10 @@ var adminCommands = []adminCommand{
 	{"user", "get", "--username NAME", "Shows a user: customer, role, status.", userGet},
 	{"user", "disable", "--username NAME", "Disables a user: it can no longer sign in, and its access tokens stop working within seconds.", userDisable},
 	{"keys", "rotate", "", "Creates a new token signing key and retires keys superseded for longer than the access-token lifetime.", keysRotate},
+	{"account", "create", "--customer UUID --currency EUR [--nickname NAME] [--iban IBAN] [--id UUID]",
+		"Opens a Connect account of a customer; it receives the customer's payments in its currency (docs/connect.md).\n" +
+			"Without --id and --iban both are derived from the customer, currency and nickname, so running it again opens\n" +
+			"nothing new; a generated IBAN has valid check digits (GB for GBP, DE otherwise). It starts ACTIVE, balance zero.", accountCreate},
 }
 
 // verbsOf lists the commands of noun.

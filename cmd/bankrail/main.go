@@ -25,6 +25,7 @@ Commands:
   application   create, list, show applications   (bankrail application --help)
   user          create, list, show, disable users (bankrail user --help)
   keys          rotate token signing keys         (bankrail keys rotate --help)
+  account       open, list, show Connect accounts (bankrail account --help)
 
 Every flag can also be set with an environment variable BANKRAIL_<NAME>
 (--database-url is BANKRAIL_DATABASE_URL). Flags win over the environment.
@@ -57,7 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return migrate(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		return version(stdout)
-	case "customer", "application", "user", "keys":
+	case "customer", "application", "user", "keys", "account":
 		return admin(ctx, cmd, rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)

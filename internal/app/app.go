@@ -22,6 +22,7 @@ import (
 	"github.com/bankrail/bankrail/internal/httpapi"
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/legacy"
 	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/metrics"
@@ -29,6 +30,7 @@ import (
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/notify/dispatch"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/seed"
 	"github.com/bankrail/bankrail/internal/store"
@@ -66,6 +68,8 @@ type App struct {
 	auth     *auth.Service
 	payments *payment.Service
 	reports  *report.Service
+	accounts *ledger.Service
+	refunds  *refund.Service
 	http     *httpapi.Server
 
 	workers     []backgroundWorker // started by Start, stopped in reverse order by Shutdown
@@ -144,6 +148,7 @@ func (a *App) core(ctx context.Context, opts Options) error {
 	}
 	a.hasher = identity.NewHasher(hash, runtime.GOMAXPROCS(0))
 	a.identity = identity.NewService(a.store, a.clock, a.hasher)
+	a.accounts = ledger.NewService(a.store.Ledger(), a.clock)
 	if check := a.notificationURLCheck(); check != nil {
 		a.identity.CheckNotificationURLs(check)
 	}
@@ -188,6 +193,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.reports = report.NewService(report.Deps{Reports: a.store.Reports(), InTx: store.Transactor[report.Repos](a.store),
 		Data: a.store.ReportData(), Hierarchy: a.store, Banks: bank.Default(), Clock: a.clock,
 		Log: a.log.With("component", "reports")})
+	a.payments.UseConnect(a.accounts)
 	if err := a.buildJobs(ctx, keyGuard); err != nil {
 		return err
 	}
@@ -199,6 +205,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	mandates := mandate.NewService(a.store.Mandates(), a.store.Amendments(), store.Transactor[mandate.Repos](a.store), a.clock,
 		mandate.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount})
 	a.workers = append(a.workers, worker.NewPeriodic("timed mandate moves", interval, a.log, mandates.RunTimedMoves))
+	a.refunds = refund.NewService(a.store.Refunds(), a.store.Payments(), a.store.Ledger(), store.Transactor[refund.Repos](a.store),
+		keyGuard, a.clock, a.cfg.Mode == config.Sandbox)
 	a.buildNotifications(opts, reg)
 	connectors, err := bankConnectors(a.cfg.Mode, a.payments.Banks())
 	if err != nil {
@@ -220,6 +228,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),
 		Pages: pages.WithMandates(mandates), PagePrefixes: checkout.Prefixes, Demo: demo,
 		Mandates: mandates, Reports: a.reports, SignIns: a.store,
+		Accounts: a.accounts,
+		Refunds:  a.refunds,
 	})
 	return nil
 }
@@ -257,7 +267,7 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 		f = &loaded
 	}
 	if f != nil {
-		res, err := seed.Apply(ctx, a.identity, *f)
+		res, err := seed.ApplyWithAccounts(ctx, a.identity, a.accounts, *f)
 		if err != nil {
 			return err
 		}
@@ -272,7 +282,7 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 		return err
 	}
 	if n == 0 {
-		if _, err := seed.Apply(ctx, a.identity, seed.Demo(a.cfg.PublicURL)); err != nil {
+		if _, err := seed.ApplyWithAccounts(ctx, a.identity, a.accounts, seed.Demo(a.cfg.PublicURL)); err != nil {
 			return fmt.Errorf("create demo merchant: %w", err)
 		}
 		a.log.Info("created the sandbox demo merchant", "client_id", seed.DemoClientID, "username", seed.DemoUsername)
@@ -280,6 +290,9 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 	_, err = a.store.GetUserByUsername(ctx, seed.DemoUsername)
 	a.demo = err == nil
 	if a.demo {
+		if err := a.demoAccounts(ctx); err != nil {
+			return err
+		}
 		return a.demoToInbox(ctx)
 	}
 	return nil
@@ -300,6 +313,24 @@ func (a *App) demoToInbox(ctx context.Context) error {
 	a.log.Info("the demo application's notifications now go to the sandbox inbox", "url", app.NotificationURL)
 	return nil
 }
+
+// demoAccounts opens the demo merchant's EUR and GBP accounts in a
+// database whose demo merchant was created before accounts existed.
+func (a *App) demoAccounts(ctx context.Context) error {
+	for _, acct := range seed.Demo("").Customers[0].Accounts {
+		if _, _, err := a.accounts.EnsureAccount(ctx, ledger.AccountSpec{ID: acct.ID, CustomerID: seed.DemoCustomerID,
+			Currency: acct.Currency, IBAN: acct.IBAN, Nickname: acct.Nickname}); err != nil {
+			return fmt.Errorf("open the demo merchant's %s account: %w", acct.Currency, err)
+		}
+	}
+	return nil
+}
+
+// Refunds is the refund service.
+func (a *App) Refunds() *refund.Service { return a.refunds }
+
+// Accounts is the accounts service (for administration commands).
+func (a *App) Accounts() *ledger.Service { return a.accounts }
 
 // backgroundWorker is a task with an orderly stop.
 type backgroundWorker interface {

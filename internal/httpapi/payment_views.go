@@ -119,6 +119,9 @@ func (s *Server) detailsOf(p payment.Payment) api.PaymentDetails {
 	if acc.Bank != nil {
 		d.Account.Bankname = acc.Bank.Name
 	}
+	if p.Expected() { // the Connect account it is expected on
+		d.Account.ID = p.ConnectAccountID
+	}
 	for _, id := range acc.Identifications {
 		d.Beneficiary.AccountIdentifications = append(d.Beneficiary.AccountIdentifications,
 			api.AccountIdentification{Type: api.AccountIdentificationType(id.Type), Value: id.Value})

@@ -130,7 +130,15 @@ func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.detailsOf(p))
+	d := s.detailsOf(p)
+	if s.Refunds != nil { // the whole refund rule: what is left, what the account holds
+		ra, err := s.Refunds.Refundability(r.Context(), p)
+		if err != nil {
+			return err
+		}
+		d.RefundAvailable, d.RefundNotAvailableCode, d.RefundNotAvailableReason = ra.Available, ra.Code, ra.Reason
+	}
+	writeJSON(w, http.StatusOK, d)
 	return nil
 }
 

@@ -151,7 +151,7 @@ func TestCreateAndReadPayment(t *testing.T) {
 			if d.Sender.Name != nil || d.Sender.Email != "anna@example.com" || d.Sender.IP != "203.0.113.7" || d.Sender.DeviceFingerprint != "fp-1" {
 				t.Fatalf("sender %+v", d.Sender)
 			}
-			if d.RefundAvailable || d.RefundNotAvailableCode != "PAYMENT_NOT_RECEIVED" || d.RefundNotAvailableReason == "" {
+			if d.RefundAvailable || d.RefundNotAvailableCode != "NO_CONNECT_ACCOUNT" || d.RefundNotAvailableReason == "" {
 				t.Fatalf("refund %v %q %q", d.RefundAvailable, d.RefundNotAvailableCode, d.RefundNotAvailableReason)
 			}
 			// The same beneficiary gets the same account id.

@@ -73,6 +73,19 @@ func (s *Server) routes() {
 		s.handle("GET /reports/{id}", s.getReport, needs(identity.ReportsRead))
 		s.handle("GET /reports/{id}/download", s.downloadReport, needs(identity.ReportsRead))
 	}
+	// The Accounts API: Connect accounts and their transactions (the ledger).
+	if s.Accounts != nil {
+		s.handle("GET /accounts", s.listAccounts, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /accounts/{id}", s.getAccount, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /accounts/{id}/transactions", s.listAccountTransactions, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /transactions/{id}", s.getTransaction, needs(identity.PaymentsRead), versioned)
+	}
+	// Refunds of Connect payments.
+	if s.Refunds != nil {
+		s.handle("POST /payments/{id}/request-refund", s.requestRefund, needs(identity.PaymentsWrite), versioned)
+		s.handle("GET /payments/{id}/refunds", s.listPaymentRefunds, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /refunds/{id}", s.getRefund, needs(identity.PaymentsRead), versioned)
+	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
 	}
@@ -94,6 +107,9 @@ func (s *Server) routes() {
 			s.handle("POST /sandbox/mandates/{id}/authorise", s.authoriseSandboxMandate, needs(identity.SandboxControl))
 			s.handle("POST /sandbox/amendments/{id}/approve", s.approveSandboxAmendment, needs(identity.SandboxControl))
 			s.handle("POST /sandbox/amendments/{id}/decline", s.declineSandboxAmendment, needs(identity.SandboxControl))
+		}
+		if s.Payments != nil && s.Accounts != nil {
+			s.handle("POST /payin", s.payin, needs(identity.SandboxControl), versioned)
 		}
 	}
 }

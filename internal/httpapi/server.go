@@ -16,10 +16,12 @@ import (
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/internal/ledger"
 	legacyapi "github.com/bankrail/bankrail/internal/legacy"
 	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 )
 
@@ -53,6 +55,8 @@ type Deps struct {
 	Mandates      *mandate.Service   // mandates and their amendments
 	Reports       *report.Service    // asynchronous CSV reports
 	SignIns       SignInAuditor      // writes the audit entries of refused sign-ins (nil: not audited)
+	Accounts      *ledger.Service    // Connect accounts and their transactions (the Accounts API)
+	Refunds       *refund.Service    // refunds of Connect payments
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.

@@ -27,6 +27,8 @@ type Change struct {
 	Stored   int // how many entries of Payment.History were stored before the change
 	Payment  Payment
 	Messages []notify.Message
+	Ledger   []LedgerWrite // money the change moves (Connect funds), written in the same unit of work
+	funds    *Funds        // the funds that made the payment RECEIVED, for payment_received
 }
 
 // NewHistory are the history entries the change added.
@@ -57,6 +59,9 @@ func (l *Lifecycle) Apply(p Payment, ev Event, now time.Time) (Change, error) {
 		}
 	}
 	if ev.Timed {
+		if err := l.completedNow(&c, &p, false); err != nil {
+			return Change{}, err
+		}
 		c.Payment = p
 		return c, nil
 	}
@@ -65,7 +70,12 @@ func (l *Lifecycle) Apply(p Payment, ev Event, now time.Time) (Change, error) {
 			return Change{}, err
 		}
 	}
+	noFunds := false
 	for i, target := range ev.Outcome {
+		if target == StatusNotReceived && p.Status == StatusCompleted {
+			noFunds = true // the mock bank never sends the funds: NOT_RECEIVED after the timeframe
+			continue
+		}
 		route, err := routeTo(p.Status, target)
 		if err != nil {
 			return Change{}, err
@@ -83,8 +93,20 @@ func (l *Lifecycle) Apply(p Payment, ev Event, now time.Time) (Change, error) {
 			break // what follows is the bank's answer, a timed move
 		}
 	}
+	if err := l.completedNow(&c, &p, noFunds); err != nil {
+		return Change{}, err
+	}
 	c.Payment = p
 	return c, nil
+}
+
+// completedNow runs what follows COMPLETED (afterCompleted) when the
+// change has just completed an expected payment.
+func (l *Lifecycle) completedNow(c *Change, p *Payment, noFunds bool) error {
+	if !p.Expected() || p.Status != StatusCompleted || c.From == StatusCompleted {
+		return nil
+	}
+	return l.afterCompleted(c, p, noFunds)
 }
 
 // step makes one move and adds its notification.
@@ -104,6 +126,17 @@ func (l *Lifecycle) step(c *Change, p *Payment, to Status, at time.Time, resolve
 	}
 	if err := p.move(to, at, resolve); err != nil {
 		return err
+	}
+	if to == StatusCompleted && p.Expected() {
+		p.Next = l.notReceivedMove(*p, at)
+	}
+	if to == StatusReceived || to == StatusNotReceived {
+		msg, err := l.connectMessage(*p, c.funds)
+		if err != nil {
+			return err
+		}
+		c.Messages = append(c.Messages, msg)
+		return nil
 	}
 	msg, ok, err := l.gatewayMessage(*p)
 	if err != nil {

@@ -16,14 +16,16 @@ import (
 //	                             -> REFUSED_BY_BANK | ERROR_AT_BANK | CANCELLED_BY_USER   (terminal)
 //	NEW_PAYMENT | BANK_REDIRECT -> ABANDONED_BY_USER    (30 minutes after creation, no completion)
 //	COMPLETED -> RECEIVED -> SETTLED                    (Connect)
-//	COMPLETED -> NOT_RECEIVED                           (Connect)
+//	COMPLETED -> NOT_RECEIVED -> RECEIVED               (Connect: late funds still match)
+//	BANK_REDIRECT | AUTHORISED_BY_USER | DELAYED_AT_BANK -> RECEIVED   (Connect: funds before the bank's answer)
 var moves = map[Status][]Status{
 	StatusNew:              {StatusRefusedByRisk, StatusBankRedirect, StatusAbandonedByUser},
-	StatusBankRedirect:     {StatusAuthorisedByUser, StatusDelayedAtBank, StatusRefusedByBank, StatusErrorAtBank, StatusCancelledByUser, StatusAbandonedByUser},
-	StatusAuthorisedByUser: {StatusCompleted},
-	StatusDelayedAtBank:    {StatusCompleted, StatusRefusedByBank},
+	StatusBankRedirect:     {StatusAuthorisedByUser, StatusDelayedAtBank, StatusRefusedByBank, StatusErrorAtBank, StatusCancelledByUser, StatusAbandonedByUser, StatusReceived},
+	StatusAuthorisedByUser: {StatusCompleted, StatusReceived},
+	StatusDelayedAtBank:    {StatusCompleted, StatusRefusedByBank, StatusReceived},
 	StatusCompleted:        {StatusReceived, StatusNotReceived},
 	StatusReceived:         {StatusSettled},
+	StatusNotReceived:      {StatusReceived},
 }
 
 // Time rules of the lifecycle (decisions.md: abandonment 30 minutes after

@@ -41,6 +41,9 @@ func TestLifecycleProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		sys := rapid.SampledFrom([]bank.PaymentSystem{bank.OpenBankingEU, bank.OpenBankingUK}).Draw(t, "system")
 		p := testPayment(sys, "")
+		if rapid.Bool().Draw(t, "expected") {
+			p.ConnectAccountID = "5b000000-0000-4000-8000-0000000000e1" // a Connect payment
+		}
 		now := lifecycleEpoch
 		var sent []notify.Message
 		for i, n := 0, rapid.IntRange(1, 10).Draw(t, "events"); i < n; i++ {
@@ -95,6 +98,14 @@ func checkPayment(t *rapid.T, p Payment, sent []notify.Message, now time.Time) {
 	}
 	var notes []string
 	for _, m := range sent {
+		if m.Type != "" { // Connect: payment_received on RECEIVED, payment_not_received on NOT_RECEIVED
+			if m.Type != "payment_received" && m.Type != "payment_not_received" || !slices.ContainsFunc(p.History, func(u StatusUpdate) bool {
+				return m.Type == "payment_received" && u.Status == StatusReceived || m.Type == "payment_not_received" && u.Status == StatusNotReceived
+			}) {
+				t.Fatalf("notification %s %s without its move in %v", m.Type, m.Body, p.History)
+			}
+			continue
+		}
 		g := decodeGateway(t, m)
 		if g.Payment != p.ID || g.Reference != p.UniqueReference || g.Amount != p.Amount() {
 			t.Fatalf("notification %s does not describe the payment", m.Body)
@@ -127,6 +138,13 @@ func checkPayment(t *rapid.T, p Payment, sent []notify.Message, now time.Time) {
 	case StatusDelayedAtBank:
 		if p.Next == nil || (p.Next.To != StatusCompleted && p.Next.To != StatusRefusedByBank) {
 			t.Fatalf("DELAYED_AT_BANK without the bank's answer pending: %+v", p.Next)
+		}
+	case StatusCompleted:
+		if p.Expected() && (p.Next == nil || p.Next.To != StatusNotReceived) {
+			t.Fatalf("an expected COMPLETED payment without its NOT_RECEIVED timer: %+v", p.Next)
+		}
+		if !p.Expected() && p.Next != nil {
+			t.Fatalf("COMPLETED keeps a timed move %+v", p.Next)
 		}
 	default:
 		if p.Next != nil {

@@ -18,7 +18,8 @@ var allowedMoves = map[string]bool{
 	"BANK_REDIRECT>AUTHORISED_BY_USER": true, "BANK_REDIRECT>DELAYED_AT_BANK": true, "BANK_REDIRECT>REFUSED_BY_BANK": true,
 	"BANK_REDIRECT>ERROR_AT_BANK": true, "BANK_REDIRECT>CANCELLED_BY_USER": true, "BANK_REDIRECT>ABANDONED_BY_USER": true,
 	"AUTHORISED_BY_USER>COMPLETED": true, "DELAYED_AT_BANK>COMPLETED": true, "DELAYED_AT_BANK>REFUSED_BY_BANK": true,
-	"COMPLETED>RECEIVED": true, "RECEIVED>SETTLED": true, "COMPLETED>NOT_RECEIVED": true,
+	"COMPLETED>RECEIVED": true, "RECEIVED>SETTLED": true, "COMPLETED>NOT_RECEIVED": true, "NOT_RECEIVED>RECEIVED": true,
+	"BANK_REDIRECT>RECEIVED": true, "AUTHORISED_BY_USER>RECEIVED": true, "DELAYED_AT_BANK>RECEIVED": true,
 }
 
 // testPayment is a NEW_PAYMENT of the shop fixture on system sys, with
@@ -123,7 +124,7 @@ func TestOutcomes(t *testing.T) {
 			t.Errorf("%s: timed move %+v, want %s after %s", tt.outcome, next, tt.next, BankDelay)
 		}
 	}
-	for _, bad := range []string{"", "PAID", "COMPLETED>NOT_RECEIVED", "BANK_REDIRECT", "DELAYED_AT_BANK"} {
+	for _, bad := range []string{"", "PAID", "NOT_RECEIVED", "BANK_REDIRECT", "DELAYED_AT_BANK"} {
 		if _, ok := ParseOutcome(bad); ok {
 			t.Errorf("ParseOutcome(%q) accepted", bad)
 		}

@@ -147,6 +147,9 @@ func (s *Service) save(ctx context.Context, c Change) error {
 		if err := r.Payments().Move(ctx, c); err != nil {
 			return err
 		}
+		if err := writeLedger(ctx, r, c.Ledger); err != nil {
+			return err
+		}
 		return r.Outbox().Enqueue(ctx, c.Payment.UpdatedAt, c.Messages...)
 	})
 	if err == nil {

@@ -23,6 +23,8 @@ var outcomes = map[string]Outcome{
 	"REFUSED_BY_RISK":                 {StatusRefusedByRisk},
 	"DELAYED_AT_BANK>COMPLETED":       {StatusDelayedAtBank, StatusCompleted},
 	"DELAYED_AT_BANK>REFUSED_BY_BANK": {StatusDelayedAtBank, StatusRefusedByBank},
+	// Connect: completed, and the mock bank never sends the funds (NOT_RECEIVED after the timeframe).
+	"COMPLETED>NOT_RECEIVED": {StatusCompleted, StatusNotReceived},
 }
 
 // ParseOutcome reads a sandbox outcome name (case-insensitive, spaces
@@ -73,6 +75,10 @@ var routes = map[Status][]Status{
 // status to: the direct move when the table has it, else the rest of the
 // route to `to` after from. It is an error when from is not on that route.
 func routeTo(from, to Status) ([]Status, error) {
+	if to == StatusReceived || to == StatusNotReceived || to == StatusSettled {
+		// Connect moves follow funds and time, never the payer or the bank.
+		return nil, moveError(from, to)
+	}
 	if CanMove(from, to) {
 		return []Status{to}, nil
 	}

@@ -126,8 +126,11 @@ type Payment struct {
 	ShortCode       string         // of the short link /c/{code}
 	CheckoutToken   string         // authorises the payer's checkout pages
 	Next            *TimedMove     // the move that happens by itself when due (abandonment, a delayed bank's answer)
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// ConnectAccountID is the Connect account the payment is expected on
+	// (empty: not a Connect payment); see connect.go.
+	ConnectAccountID string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
 }
 
 // System is the payment system of the payment.

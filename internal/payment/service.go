@@ -39,6 +39,7 @@ type Service struct {
 	clock    clock.Clock
 	cfg      Config
 	life     *Lifecycle
+	connect  ConnectAccounts // nil: no payment is expected on a Connect account
 }
 
 // NewService returns a payment service: payments for reads and
@@ -89,6 +90,10 @@ type Renderer func(Payment) ([]byte, error)
 // same request gets the stored answer (Replayed), a different request or a
 // still-running one gets IDEMPOTENCY_CONFLICT.
 func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (Response, error) {
+	connectID, err := s.expect(ctx, in.Creator.CustomerID, &in.Request)
+	if err != nil {
+		return Response{}, err
+	}
 	if err := Validate(&in.Request, in.Channel, Limits{MaxAmount: s.cfg.MaxAmount}, s.banks); err != nil {
 		return Response{}, err
 	}
@@ -101,6 +106,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 	if err != nil {
 		return Response{}, err
 	}
+	p.ConnectAccountID = connectID
 	stored, err := s.life.Apply(p, Event{Outcome: in.Scenario}, p.CreatedAt)
 	if err != nil {
 		return Response{}, err
@@ -117,7 +123,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 			return idempotency.Result{}, err
 		}
 		res := idempotency.Result{ResourceID: p.ID, Body: body}
-		if t == nil && len(stored.Messages) == 0 {
+		if t == nil && len(stored.Messages) == 0 && len(stored.Ledger) == 0 {
 			return res, s.payments.Create(ctx, stored.Payment) // atomic by itself: no transaction to open
 		}
 		return res, s.inTx(ctx, func(r Repos) error {
@@ -125,6 +131,9 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 				return err
 			}
 			if err := r.Outbox().Enqueue(ctx, stored.Payment.UpdatedAt, stored.Messages...); err != nil {
+				return err
+			}
+			if err := writeLedger(ctx, r, stored.Ledger); err != nil {
 				return err
 			}
 			if t == nil {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/notify"
 )
 
@@ -37,6 +38,10 @@ type Repository interface {
 	// Due returns up to limit ids of payments whose timed move is due at
 	// now, the most overdue first.
 	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// MatchExpected returns the oldest payment expected on Connect account
+	// accountID, in one of statuses, of amount and currency, whose
+	// uniqueReference or id is reference (RESOURCE_NOT_FOUND when none).
+	MatchExpected(ctx context.Context, accountID, reference string, amount int64, currency string, statuses []Status) (Payment, error)
 }
 
 // Repos are the repositories a payment use case writes through in one unit
@@ -45,6 +50,7 @@ type Repos interface {
 	Payments() Repository
 	Outbox() notify.Outbox
 	Idempotency() idempotency.Completer
+	Ledger() ledger.Repository // Connect funds and refunds post here
 }
 
 // Transactor runs fn in one unit of work: everything written through its

@@ -17,6 +17,12 @@ const (
 	DemoUsername           = "merchant@demo.test"
 	DemoPassword           = "demo-password"
 	DemoNotificationSecret = "demo-notification-secret"
+	// DemoEURAccountID and DemoGBPAccountID are the demo merchant's Connect
+	// accounts; their IBANs are DemoEURIBAN and DemoGBPIBAN.
+	DemoEURAccountID = "6a0c3f5e-2b1d-4c8e-9f00-0000000000e1"
+	DemoGBPAccountID = "6a0c3f5e-2b1d-4c8e-9f00-0000000000e2"
+	DemoEURIBAN      = "DE04022634126305614967"
+	DemoGBPIBAN      = "GB04BRAL62374351421555"
 )
 
 // DemoNotificationURL is the demo application's default notification URL:
@@ -39,5 +45,7 @@ func Demo(publicURL string) File {
 		Applications: []Application{{ClientID: DemoClientID, ClientSecret: DemoClientSecret,
 			NotificationSecret: DemoNotificationSecret, NotificationURL: url}},
 		Users: []User{{Username: DemoUsername, Password: DemoPassword, Role: "MERCHANT"}},
+		Accounts: []Account{{ID: DemoEURAccountID, Currency: "EUR", IBAN: DemoEURIBAN, Nickname: "Demo EUR"},
+			{ID: DemoGBPAccountID, Currency: "GBP", IBAN: DemoGBPIBAN, Nickname: "Demo GBP"}},
 	}}}
 }

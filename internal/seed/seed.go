@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/ledger"
 )
 
 // File is the seed file's shape.
@@ -28,6 +29,17 @@ type Customer struct {
 	ParentID     string        `yaml:"parentId"`
 	Applications []Application `yaml:"applications"`
 	Users        []User        `yaml:"users"`
+	Accounts     []Account     `yaml:"accounts"`
+}
+
+// Account is one Connect account of a seed customer. Without id and iban,
+// both are derived from the customer, currency and nickname (so the same
+// file opens the same account); a generated IBAN has a valid checksum.
+type Account struct {
+	ID       string `yaml:"id"`
+	Currency string `yaml:"currency"`
+	IBAN     string `yaml:"iban"`
+	Nickname string `yaml:"nickname"`
 }
 
 // Application is one application of a seed customer.
@@ -82,9 +94,16 @@ func (r *Result) count(o identity.Outcome) {
 	}
 }
 
-// Apply creates or updates everything the file names. Parents are applied
-// before their children whatever their order in the file.
+// Apply creates or updates everything the file names except accounts
+// (see ApplyWithAccounts). Parents are applied before their children
+// whatever their order in the file.
 func Apply(ctx context.Context, svc *identity.Service, f File) (Result, error) {
+	return ApplyWithAccounts(ctx, svc, nil, f)
+}
+
+// ApplyWithAccounts is Apply that also opens the customers' accounts
+// through accounts (none when it is nil).
+func ApplyWithAccounts(ctx context.Context, svc *identity.Service, accounts *ledger.Service, f File) (Result, error) {
 	var res Result
 	done := map[string]bool{}
 	pending := f.Customers
@@ -95,7 +114,7 @@ func Apply(ctx context.Context, svc *identity.Service, f File) (Result, error) {
 				next = append(next, c) // its parent comes later in the file
 				continue
 			}
-			if err := applyCustomer(ctx, svc, c, &res, done); err != nil {
+			if err := applyCustomer(ctx, svc, accounts, c, &res, done); err != nil {
 				return res, err
 			}
 		}
@@ -107,7 +126,7 @@ func Apply(ctx context.Context, svc *identity.Service, f File) (Result, error) {
 	return res, nil
 }
 
-func applyCustomer(ctx context.Context, svc *identity.Service, c Customer, res *Result, done map[string]bool) error {
+func applyCustomer(ctx context.Context, svc *identity.Service, accounts *ledger.Service, c Customer, res *Result, done map[string]bool) error {
 	cust, o, err := svc.EnsureCustomer(ctx, identity.CustomerSpec{ID: c.ID, Name: c.Name, ParentID: c.ParentID})
 	if err != nil {
 		return fmt.Errorf("seed customer %q: %w", c.Name, err)
@@ -128,6 +147,21 @@ func applyCustomer(ctx context.Context, svc *identity.Service, c Customer, res *
 			return fmt.Errorf("seed user %q of %q: %w", u.Username, c.Name, err)
 		}
 		res.count(o)
+	}
+	if accounts == nil {
+		return nil
+	}
+	for _, a := range c.Accounts {
+		_, created, err := accounts.EnsureAccount(ctx, ledger.AccountSpec{ID: a.ID, CustomerID: cust.ID, Currency: a.Currency,
+			IBAN: a.IBAN, Nickname: a.Nickname})
+		if err != nil {
+			return fmt.Errorf("seed account %s %q of %q: %w", a.Currency, a.Nickname, c.Name, err)
+		}
+		if created {
+			res.Created++
+		} else {
+			res.Unchanged++
+		}
 	}
 	return nil
 }

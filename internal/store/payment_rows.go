@@ -12,7 +12,7 @@ import (
 // its status history from the event log in the same query.
 var paymentColumns = `p.id, p.customer_id, p.client_id, p.user_id, p.channel, p.status, p.unique_reference,
 	p.short_code, p.checkout_token, p.request, ` + statusHistoryColumn + `, p.sender, p.created_at, p.updated_at,
-	p.next_status, p.next_at`
+	p.next_status, p.next_at, p.connect_account_id`
 
 // scanPayment reads a row of paymentColumns.
 func scanPayment(row interface{ Scan(...any) error }) (payment.Payment, error) {
@@ -22,7 +22,7 @@ func scanPayment(row interface{ Scan(...any) error }) (payment.Payment, error) {
 	var created, updated int64
 	var nextAt sql.NullInt64
 	if err := row.Scan(&p.ID, &p.CustomerID, &p.ClientID, &p.UserID, &channel, &status, &p.UniqueReference,
-		&p.ShortCode, &p.CheckoutToken, &req, &hist, &sender, &created, &updated, &nextStatus, &nextAt); err != nil {
+		&p.ShortCode, &p.CheckoutToken, &req, &hist, &sender, &created, &updated, &nextStatus, &nextAt, &p.ConnectAccountID); err != nil {
 		return payment.Payment{}, err
 	}
 	p.Channel, p.Status = payment.Channel(channel), payment.Status(status)

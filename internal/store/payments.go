@@ -67,7 +67,7 @@ func paymentRow(p payment.Payment, cols storedState) []any {
 	return []any{p.ID, p.CustomerID, p.ClientID, p.UserID, string(p.Channel), string(p.System()), string(p.Status),
 		p.Request.Currency, p.Amount(), p.Request.InternalReference, p.Request.PaymentReference, p.UniqueReference,
 		p.Scheme().InstitutionID, p.ShortCode, p.CheckoutToken, cols.request,
-		micros(p.CreatedAt), micros(p.UpdatedAt), cols.sender, cols.nextStatus, cols.nextAt}
+		micros(p.CreatedAt), micros(p.UpdatedAt), cols.sender, cols.nextStatus, cols.nextAt, p.ConnectAccountID}
 }
 
 // insert writes p, encoded as cols, and its moves inside the unit of work.
@@ -82,8 +82,8 @@ func (r payments) insert(ctx context.Context, p payment.Payment, cols storedStat
 const insertPayment = `
 	INSERT INTO payments (id, customer_id, client_id, user_id, channel, payment_system, status, currency, amount,
 		internal_reference, payment_reference, unique_reference, institution_id, short_code, checkout_token,
-		request, created_at, updated_at, sender, next_status, next_at)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)`
+		request, created_at, updated_at, sender, next_status, next_at, connect_account_id)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`
 
 // appendHistory writes p.History[from:] as the payment's events; entry i
 // is the event of seq i+1 (seq 1, NEW_PAYMENT, is the payment row).

@@ -1,0 +1,201 @@
+package payment
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/money"
+)
+
+// PayinInput is incoming funds on a Connect account (POST /payin, the
+// contract's SimulatedIncomingTransaction).
+type PayinInput struct {
+	ViewerCustomerID  string // the caller: the account must be its own or below it
+	ExternalPaymentID string // the sender's id: the same id on the same account is taken once
+	PaymentReference  string
+	Amount            int64
+	Currency          string
+	SenderName        string
+	SenderIBAN        string
+	BeneficiaryIBAN   string
+}
+
+// PayinOutcome says what incoming funds did.
+type PayinOutcome struct {
+	Transaction ledger.Transaction // the account transaction (the earlier one for a repeat)
+	PaymentID   string             // the payment the funds matched; empty for a MANUAL_CREDIT
+	Repeated    bool               // the external id had been taken: nothing changed
+}
+
+// payinStatuses are the statuses of an expected payment that incoming
+// funds move to RECEIVED.
+var payinStatuses = []Status{StatusCompleted, StatusNotReceived, StatusBankRedirect, StatusAuthorisedByUser, StatusDelayedAtBank}
+
+// Payin books incoming funds on the Connect account of in's beneficiary
+// IBAN: funds whose reference (a payment's uniqueReference or id),
+// amount and currency match an expected payment of that account (COMPLETED,
+// NOT_RECEIVED, or still at the bank: see Receive) credit it as GATEWAY_PAYMENT and move the payment to
+// RECEIVED with payment_received; anything else is a MANUAL_CREDIT. All of
+// it in one unit of work. A repeated external id changes nothing.
+func (s *Service) Payin(ctx context.Context, in PayinInput) (PayinOutcome, error) {
+	in.BeneficiaryIBAN, in.SenderIBAN = iso.NormalizeIBAN(in.BeneficiaryIBAN), iso.NormalizeIBAN(in.SenderIBAN)
+	in.Currency = strings.ToUpper(strings.TrimSpace(in.Currency))
+	if err := checkPayin(in, s.cfg.MaxAmount); err != nil {
+		return PayinOutcome{}, err
+	}
+	var out PayinOutcome
+	var err error
+	for range 3 { // a concurrent payin took the payment or the external id: look again
+		out, err = s.payinOnce(ctx, in)
+		if !errs.Is(err, errs.Conflict) {
+			break
+		}
+	}
+	return out, err
+}
+
+func (s *Service) payinOnce(ctx context.Context, in PayinInput) (PayinOutcome, error) {
+	var out PayinOutcome
+	err := s.inTx(ctx, func(r Repos) error {
+		out = PayinOutcome{}
+		acct, err := r.Ledger().AccountByIBAN(ctx, in.BeneficiaryIBAN)
+		if err == nil {
+			_, err = r.Ledger().Account(ctx, in.ViewerCustomerID, acct.ID) // another customer's account is unknown too
+		}
+		if errs.Is(err, errs.NotFound) || err == nil && acct.Status != ledger.AccountActive {
+			var v errs.Validation
+			v.Add(errs.InvalidValue, "beneficiary.accountIdentifiers.iban", "No active Connect account of yours has the IBAN %s.", in.BeneficiaryIBAN)
+			return v.Err()
+		} else if err != nil {
+			return err
+		}
+		if acct.Currency != in.Currency {
+			var v errs.Validation
+			v.Add(errs.InvalidValue, "amount.currency", "The account %s holds %s, not %s.", in.BeneficiaryIBAN, acct.Currency, in.Currency)
+			return v.Err()
+		}
+		if prev, err := r.Ledger().TransactionByExternalID(ctx, acct.ID, in.ExternalPaymentID); err == nil {
+			out = PayinOutcome{Transaction: prev, PaymentID: prev.PaymentID, Repeated: true}
+			return nil
+		} else if !errs.Is(err, errs.NotFound) {
+			return err
+		}
+		now := s.now()
+		funds := Funds{ExternalID: in.ExternalPaymentID, Reference: in.PaymentReference,
+			Sender: ledger.Counterparty{Name: in.SenderName, IBAN: in.SenderIBAN}}
+		p, err := r.Payments().MatchExpected(ctx, acct.ID, in.PaymentReference, in.Amount, in.Currency, payinStatuses)
+		switch {
+		case err == nil:
+			c, err := s.life.Receive(p, funds, now)
+			if err != nil {
+				return err
+			}
+			if err := r.Payments().Move(ctx, c); err != nil {
+				return err
+			}
+			if err := writeLedger(ctx, r, c.Ledger); err != nil {
+				return err
+			}
+			out = PayinOutcome{Transaction: c.Ledger[0].Transaction, PaymentID: p.ID}
+			return r.Outbox().Enqueue(ctx, now, c.Messages...)
+		case !errs.Is(err, errs.NotFound):
+			return err
+		}
+		amount, err := money.New(in.Amount, in.Currency)
+		if err != nil {
+			return err
+		}
+		t := ledger.Transaction{ID: ledger.NewID(), AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeManualCredit,
+			Operation: ledger.Incoming, Status: ledger.TxCompleted, Amount: amount, ExternalID: in.ExternalPaymentID,
+			Reference: in.PaymentReference, Counterparty: funds.Sender, CreatedAt: now, UpdatedAt: now}
+		e, err := ledger.Open(t, ledger.NewID())
+		if err != nil {
+			return err
+		}
+		out = PayinOutcome{Transaction: t}
+		return r.Ledger().Record(ctx, t, e)
+	})
+	return out, err
+}
+
+// checkPayin validates incoming funds, every failing field at once.
+func checkPayin(in PayinInput, maxAmount int64) error {
+	var v errs.Validation
+	switch {
+	case strings.TrimSpace(in.ExternalPaymentID) == "":
+		v.Add(errs.ValueRequired, "externalPaymentId", "externalPaymentId is required: the sender's id of the funds.")
+	case len(in.ExternalPaymentID) > MaxReferenceLength:
+		v.Add(errs.TooLong, "externalPaymentId", "externalPaymentId must be at most %d characters long.", MaxReferenceLength)
+	}
+	if len(in.PaymentReference) > MaxReferenceLength {
+		v.Add(errs.TooLong, "paymentReference", "paymentReference must be at most %d characters long.", MaxReferenceLength)
+	}
+	switch {
+	case in.Amount <= 0:
+		v.Add(errs.TooLow, "amount.amount", "amount.amount must be a positive number of minor units.")
+	case maxAmount > 0 && in.Amount > maxAmount:
+		v.Add(errs.TooHigh, "amount.amount", "amount.amount must be at most %d.", maxAmount)
+	}
+	if _, ok := iso.CurrencyOf(in.Currency); !ok {
+		v.Add(errs.InvalidValue, "amount.currency", "amount.currency %q is not an ISO 4217 currency code.", in.Currency)
+	}
+	checkIBAN(&v, "beneficiary.accountIdentifiers.iban", in.BeneficiaryIBAN, true)
+	checkIBAN(&v, "sender.accountIdentifiers.iban", in.SenderIBAN, false)
+	if len([]rune(in.SenderName)) > MaxNameLength {
+		v.Add(errs.TooLong, "sender.name", "sender.name must be at most %d characters long.", MaxNameLength)
+	}
+	return v.Err()
+}
+
+// checkIBAN validates an IBAN field of incoming funds.
+func checkIBAN(v *errs.Validation, path, iban string, required bool) {
+	switch p := iso.CheckIBAN(iban); {
+	case iban == "":
+		if required {
+			v.Add(errs.ValueRequired, path, "%s is required.", path)
+		}
+	case p == iso.IBANTooLong:
+		v.Add(errs.TooLong, path, "%s must be at most %d characters long.", path, iso.IBANMaxLength)
+	case p == iso.IBANBadChecksum:
+		v.Add(errs.ChecksumFailed, path, "%s fails its mod-97 checksum.", path)
+	case p != iso.IBANOK:
+		v.Add(errs.InvalidFormat, path, "%s is not an IBAN.", path)
+	}
+}
+
+// Receive moves an expected payment p to RECEIVED on funds f at time now.
+// Funds that arrive while the payment is still at the bank (BANK_REDIRECT,
+// AUTHORISED_BY_USER, DELAYED_AT_BANK) move it to RECEIVED at once and its
+// COMPLETED gateway notification follows payment_received (the contract's
+// rule 1); the bank's answer, timed or not, no longer applies.
+func (l *Lifecycle) Receive(p Payment, f Funds, now time.Time) (Change, error) {
+	c := Change{From: p.Status, Stored: len(p.History)}
+	p.History = append([]StatusUpdate(nil), p.History...)
+	if !p.Expected() {
+		return Change{}, errs.E(errs.Conflict, "The payment is not expected on a Connect account.")
+	}
+	early := p.Status.Initiating()
+	if early && p.Sender == nil && (f.Sender.Name != "" || f.Sender.IBAN != "") {
+		p.Sender = &Sender{Name: f.Sender.Name, IBAN: f.Sender.IBAN}
+	}
+	if err := l.receive(&c, &p, f, now); err != nil {
+		return Change{}, err
+	}
+	if early {
+		done := p
+		done.Status = StatusCompleted
+		msg, ok, err := l.gatewayMessage(done)
+		if err != nil {
+			return Change{}, err
+		}
+		if ok {
+			c.Messages = append(c.Messages, msg)
+		}
+	}
+	c.Payment = p
+	return c, nil
+}

@@ -1,0 +1,78 @@
+// Package refund is the refund of a Connect payment: the request and its
+// rules (what is left, what the account holds, the sandbox outcomes), the
+// refund's statuses and the service that creates and reads refunds. The
+// amount is held on the payment's Connect account from creation
+// (ledger: AVAILABLE -> HELD); a confirmed refund's money leaves, a failed
+// or rejected one's comes back. It knows nothing of HTTP or SQL.
+package refund
+
+import (
+	"context"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/payment"
+)
+
+// Status is the state of a refund.
+type Status string
+
+// Refund statuses: PENDING -> CONFIRMED | FAILED | REJECTED.
+const (
+	Pending   Status = "PENDING"
+	Confirmed Status = "CONFIRMED"
+	Failed    Status = "FAILED"   // the money is back on the account
+	Rejected  Status = "REJECTED" // refused by the payer's bank; the money is back too
+)
+
+// FailingAmount is the sandbox's magic amount: a refund of exactly 1177
+// minor units fails.
+const FailingAmount = 1177
+
+// Refund is a refund of a payment.
+type Refund struct {
+	ID                string
+	PaymentID         string
+	AccountID         string
+	CustomerID        string // the payment's customer
+	ClientID          string // the payment's application: it is notified
+	NotificationURL   string // the payment's notification URL, if any
+	Amount            int64  // minor units
+	Currency          string
+	ExternalReference string
+	Status            Status
+	TransactionID     string // the account transaction that holds and moves the money
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+// Repository keeps refunds and the refunded total of each payment.
+type Repository interface {
+	// Create inserts r and adds its amount to the payment's refunded total,
+	// only while that total stays within limit (else ErrOverRefund, nothing
+	// written).
+	Create(ctx context.Context, r Refund, limit int64) error
+	// Settle saves r's final status while it is still PENDING; a FAILED or
+	// REJECTED refund gives its amount back to the payment's total.
+	Settle(ctx context.Context, r Refund) error
+	// Get reads a refund of a payment visible to viewerCustomerID.
+	Get(ctx context.Context, viewerCustomerID, id string) (Refund, error)
+	// OfPayment lists a payment's refunds, oldest first.
+	OfPayment(ctx context.Context, paymentID string) ([]Refund, error)
+	// Refunded is the payment's refunded total (pending and confirmed refunds).
+	Refunded(ctx context.Context, paymentID string) (int64, error)
+}
+
+// Repos are the repositories a refund writes through in one unit of work.
+type Repos interface {
+	Refunds() Repository
+	Payments() payment.Repository
+	Ledger() ledger.Repository
+	Outbox() notify.Outbox
+	Idempotency() idempotency.Completer
+}
+
+// Transactor runs fn in one unit of work.
+type Transactor func(ctx context.Context, fn func(Repos) error) error
