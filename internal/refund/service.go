@@ -3,6 +3,7 @@ package refund
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -182,7 +183,10 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error)
 	if err != nil {
 		return Refund{}, err
 	}
-	now := s.now()
+	now, err := s.now(ctx, p.CustomerID)
+	if err != nil {
+		return Refund{}, err
+	}
 	id, err := uuid.NewV7() // time-ordered: refunds of one instant list in the order they were made
 	if err != nil {
 		return Refund{}, err
@@ -228,7 +232,10 @@ func (s *Service) settle(ctx context.Context, r Repos, f Refund, to Status) erro
 	case Rejected:
 		txTo = ledger.TxRejected
 	}
-	now := s.now()
+	now, err := s.now(ctx, f.CustomerID)
+	if err != nil {
+		return err
+	}
 	moved, e, err := ledger.Settle(tx, txTo, ledger.NewID(), now)
 	if err != nil {
 		return err
@@ -276,8 +283,15 @@ func (s *Service) OfPayment(ctx context.Context, viewerCustomerID, paymentID str
 	return s.refunds.OfPayment(ctx, p.ID)
 }
 
-// now is the service time at the precision the store keeps.
-func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
+// now is the time on the clock of customerID's tenant (the sandbox clock is
+// per top-level customer), at the precision the store keeps.
+func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
+	t, err := clock.For(ctx, s.clock, customerID)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("read the clock of customer %s: %w", customerID, err)
+	}
+	return t.UTC().Truncate(time.Microsecond), nil
+}
 
 // Refundability is the refund rule applied to p now: what is left of it
 // and what its Connect account holds (the details record's refund fields).
