@@ -2346,8 +2346,8 @@ type RefundRequest struct {
 	// Amount minor units; all that is left when absent
 	Amount *int64 `json:"amount,omitempty"`
 
-	// ExternalReference your reference of the refund (required, at most 255 characters)
-	ExternalReference *string `json:"externalReference,omitempty"`
+	// ExternalReference your reference of the refund
+	ExternalReference string `json:"externalReference"`
 }
 
 // RefundsReportRequest defines model for RefundsReportRequest.
@@ -2459,11 +2459,11 @@ type SandboxOutcome string
 
 // SimulatedIncomingTransaction Incoming funds (POST /payin).
 type SimulatedIncomingTransaction struct {
-	Amount      *SimulatedIncomingAmount      `json:"amount,omitempty"`
-	Beneficiary *SimulatedIncomingBeneficiary `json:"beneficiary,omitempty"`
+	Amount      SimulatedIncomingAmount      `json:"amount"`
+	Beneficiary SimulatedIncomingBeneficiary `json:"beneficiary"`
 
-	// ExternalPaymentID the sender's id of the funds (required; at most 255 characters)
-	ExternalPaymentID *string `json:"externalPaymentId,omitempty"`
+	// ExternalPaymentID the sender's id of the funds
+	ExternalPaymentID string `json:"externalPaymentId"`
 
 	// PaymentReference the reference the payer wrote: a payment's uniqueReference or id matches it
 	PaymentReference *string                  `json:"paymentReference,omitempty"`
@@ -2472,22 +2472,22 @@ type SimulatedIncomingTransaction struct {
 
 // SimulatedIncomingAmount defines model for SimulatedIncomingTransaction.amount.
 type SimulatedIncomingAmount struct {
-	// Amount minor units, positive
-	Amount *int64 `json:"amount,omitempty"`
+	// Amount minor units
+	Amount int64 `json:"amount"`
 
 	// Currency ISO 4217; the account's currency
-	Currency *string `json:"currency,omitempty"`
+	Currency string `json:"currency"`
 }
 
 // SimulatedIncomingBeneficiaryIdentifiers defines model for SimulatedIncomingTransaction.beneficiary.accountIdentifiers.
 type SimulatedIncomingBeneficiaryIdentifiers struct {
-	// IBAN the Connect account's IBAN (required)
-	IBAN *string `json:"iban,omitempty"`
+	// IBAN the Connect account's IBAN
+	IBAN string `json:"iban"`
 }
 
 // SimulatedIncomingBeneficiary defines model for SimulatedIncomingTransaction.beneficiary.
 type SimulatedIncomingBeneficiary struct {
-	AccountIdentifiers *SimulatedIncomingBeneficiaryIdentifiers `json:"accountIdentifiers,omitempty"`
+	AccountIdentifiers SimulatedIncomingBeneficiaryIdentifiers `json:"accountIdentifiers"`
 }
 
 // SimulatedIncomingSenderIdentifiers defines model for SimulatedIncomingTransaction.sender.accountIdentifiers.
@@ -2649,7 +2649,7 @@ type HomeIndex struct {
 
 // ListAccountsParams defines parameters for ListAccounts.
 type ListAccountsParams struct {
-	Currency *string `form:"currency,omitempty" json:"currency,omitempty"`
+	Currency *CurrencyCode `form:"currency,omitempty" json:"currency,omitempty"`
 
 	// CustomerID only this customer (yours or one below it)
 	CustomerID *string `form:"customerId,omitempty" json:"customerId,omitempty"`

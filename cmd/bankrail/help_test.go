@@ -23,6 +23,7 @@ func TestEverySubcommandHelpShowsItsOwnFlags(t *testing.T) {
 		"application list":   {"-customer"}, "application get": {"-client-id", "-show-secret"},
 		"user create": {"-customer", "-username", "-password", "-password-stdin", "-role"},
 		"user list":   {"-customer"}, "user get": {"-username"}, "user disable": {"-username"},
+		"account create": {"-customer", "-currency", "-nickname", "-iban", "-id"},
 	}
 	for _, c := range adminCommands {
 		name := c.noun + " " + c.verb

@@ -16,18 +16,14 @@ func (s *Server) payin(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	in := payment.PayinInput{ViewerCustomerID: principal(r).CustomerID,
-		ExternalPaymentID: val(body.ExternalPaymentID), PaymentReference: val(body.PaymentReference)}
-	if a := body.Amount; a != nil {
-		in.Amount, in.Currency = val(a.Amount), val(a.Currency)
-	}
+		ExternalPaymentID: body.ExternalPaymentID, PaymentReference: val(body.PaymentReference),
+		Amount: body.Amount.Amount, Currency: body.Amount.Currency,
+		BeneficiaryIBAN: body.Beneficiary.AccountIdentifiers.IBAN}
 	if snd := body.Sender; snd != nil {
 		in.SenderName = val(snd.Name)
 		if ids := snd.AccountIdentifiers; ids != nil {
 			in.SenderIBAN = val(ids.IBAN)
 		}
-	}
-	if b := body.Beneficiary; b != nil && b.AccountIdentifiers != nil {
-		in.BeneficiaryIBAN = val(b.AccountIdentifiers.IBAN)
 	}
 	if _, err := s.Payments.Payin(r.Context(), in); err != nil {
 		return err

@@ -36,7 +36,7 @@ func (s *Server) requestRefund(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	resp, err := s.Refunds.Request(r.Context(), refund.Input{ViewerCustomerID: principal(r).CustomerID, PaymentID: r.PathValue("id"),
-		IdempotencyKey: key, Amount: body.Amount, ExternalReference: val(body.ExternalReference), Reject: reject},
+		IdempotencyKey: key, Amount: body.Amount, ExternalReference: body.ExternalReference, Reject: reject},
 		func(f refund.Refund) ([]byte, error) { return encodeJSON(refundView(f)) })
 	if err != nil {
 		return err
