@@ -80,6 +80,11 @@ func TestLedgerReports(t *testing.T) {
 			t.Fatalf("the PSP's REFUNDS cover its merchant: %v", rows)
 		}
 
+		// PAYOUTS takes the account too, and stays the header row alone.
+		if rows := reportRows(t, env, token, "/reports/payouts", period(map[string]any{"accountId": acct.ID})); len(rows) != 1 {
+			t.Fatalf("PAYOUTS %v", rows)
+		}
+
 		// CONNECT: every transaction of the account, then each filter.
 		rows = reportRows(t, env, token, "/reports/connect/"+acct.ID, period(nil))
 		if got := strings.Join(rows[0], ","); got != "transactionId,type,operation,createdAt,updatedAt,status,amount,currency,paymentId,paymentReference,counterpartyName,counterpartyIban" {
