@@ -191,7 +191,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keyGuard,
 		bank.Default(), a.clock, paymentCfg)
 	a.reports = report.NewService(report.Deps{Reports: a.store.Reports(), InTx: store.Transactor[report.Repos](a.store),
-		Data: a.store.ReportData(), Hierarchy: a.store, Banks: bank.Default(), Clock: a.clock,
+		Data: a.store.ReportData(), Hierarchy: a.store, Accounts: report.LedgerAccounts{Ledger: a.store.Ledger()}, Banks: bank.Default(), Clock: a.clock,
 		Log: a.log.With("component", "reports")})
 	a.payments.UseConnect(a.accounts)
 	if err := a.buildJobs(ctx, keyGuard); err != nil {

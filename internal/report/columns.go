@@ -41,8 +41,8 @@ type source struct {
 	rows func(ctx context.Context, s Scope, w rowWriter) error
 }
 
-// none is the source of a type whose data does not exist yet (refunds,
-// payouts, Connect transactions before the ledger): no rows.
+// none is the source of a type whose data does not exist yet (payouts):
+// no rows.
 var none = source{
 	any:  func(context.Context, Scope) (bool, error) { return false, nil },
 	rows: func(context.Context, Scope, rowWriter) error { return nil },
@@ -62,10 +62,45 @@ func sources(data Data, banks *bank.Registry) map[Type]source {
 				return w(rec)
 			})
 		}},
-		Refunds: none,
+		Refunds: {any: none.any, rows: func(ctx context.Context, s Scope, w rowWriter) error {
+			return refundRows(ctx, data, s, w)
+		}},
 		Payouts: none,
-		Connect: none,
+		Connect: {any: data.AnyConnectTransaction, rows: func(ctx context.Context, s Scope, w rowWriter) error {
+			return connectRows(ctx, data, s, w)
+		}},
 	}
+}
+
+// SandboxEventFee is the fee of a refund in the sandbox (minor units).
+const SandboxEventFee = 0
+
+// refundRows writes the REFUNDS rows; eventFee is filled only with
+// includeEventFees.
+func refundRows(ctx context.Context, data Data, s Scope, w rowWriter) error {
+	rec := make([]string, len(Headers[Refunds]))
+	fee := ""
+	if s.EventFees {
+		fee = strconv.Itoa(SandboxEventFee)
+	}
+	return data.Refunds(ctx, s, func(f RefundRow) error {
+		rec[0], rec[1], rec[2] = f.ID, f.PaymentID, f.AccountID
+		rec[3], rec[4], rec[5] = f.CreatedAt.Format(TimeFormat), f.UpdatedAt.Format(TimeFormat), f.Status
+		rec[6], rec[7], rec[8], rec[9] = strconv.FormatInt(f.Amount, 10), f.Currency, safeText(f.ExternalReference), fee
+		return w(rec)
+	})
+}
+
+// connectRows writes the CONNECT rows: the account's ledger transactions.
+func connectRows(ctx context.Context, data Data, s Scope, w rowWriter) error {
+	rec := make([]string, len(Headers[Connect]))
+	return data.ConnectTransactions(ctx, s, func(t ConnectRow) error {
+		rec[0], rec[1], rec[2] = t.ID, string(t.Type), string(t.Operation)
+		rec[3], rec[4], rec[5] = t.CreatedAt.Format(TimeFormat), t.UpdatedAt.Format(TimeFormat), string(t.Status)
+		rec[6], rec[7], rec[8] = strconv.FormatInt(t.Amount.Minor(), 10), t.Amount.Currency(), t.PaymentID
+		rec[9], rec[10], rec[11] = safeText(t.Reference), safeText(t.Counterparty.Name), t.Counterparty.IBAN
+		return w(rec)
+	})
 }
 
 // paymentRows writes the PAYMENTS rows; the transfer type is derived from

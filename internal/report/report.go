@@ -13,6 +13,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/job"
+	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/notify"
 )
 
@@ -165,6 +166,22 @@ type PaymentRow struct {
 	InstitutionID     string
 }
 
+// RefundRow is one refund of a REFUNDS report, as stored.
+type RefundRow struct {
+	ID                string
+	PaymentID         string
+	AccountID         string
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+	Status            string
+	Amount            int64
+	Currency          string
+	ExternalReference string
+}
+
+// ConnectRow is one transaction of a Connect account in a CONNECT report.
+type ConnectRow = ledger.Transaction
+
 // AuditRow is one entry of an AUDIT_LOG report.
 type AuditRow = audit.Entry
 
@@ -173,6 +190,12 @@ type AuditRow = audit.Entry
 type Data interface {
 	Payments(ctx context.Context, s Scope, fn func(PaymentRow) error) error
 	AnyPayment(ctx context.Context, s Scope) (bool, error)
+	// Refunds streams the refunds of the scope (of AccountID alone when set).
+	Refunds(ctx context.Context, s Scope, fn func(RefundRow) error) error
+	// ConnectTransactions streams the transactions of the Connect account
+	// AccountID in the scope whose ledger type is one of LedgerTypes(s.TxnTypes).
+	ConnectTransactions(ctx context.Context, s Scope, fn func(ConnectRow) error) error
+	AnyConnectTransaction(ctx context.Context, s Scope) (bool, error)
 	AuditLog(ctx context.Context, s Scope, fn func(AuditRow) error) error
 	AnyAudit(ctx context.Context, s Scope) (bool, error)
 }
@@ -187,9 +210,3 @@ type Hierarchy interface {
 type Accounts interface {
 	Visible(ctx context.Context, viewer, accountID string) (bool, error)
 }
-
-// NoAccounts is Accounts before the ledger: no account exists.
-type NoAccounts struct{}
-
-// Visible reports false: no account exists yet.
-func (NoAccounts) Visible(context.Context, string, string) (bool, error) { return false, nil }

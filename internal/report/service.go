@@ -42,7 +42,7 @@ type Deps struct {
 	InTx      Transactor
 	Data      Data
 	Hierarchy Hierarchy
-	Accounts  Accounts // NoAccounts until the ledger exists
+	Accounts  Accounts // the Connect accounts: LedgerAccounts
 	Banks     *bank.Registry
 	Clock     clock.Clock
 	Log       *slog.Logger
@@ -54,9 +54,6 @@ const DefaultChunkSize = 512 << 10
 
 // NewService returns a report service.
 func NewService(d Deps) *Service {
-	if d.Accounts == nil {
-		d.Accounts = NoAccounts{}
-	}
 	if d.ChunkSize <= 0 {
 		d.ChunkSize = DefaultChunkSize
 	}

@@ -33,6 +33,20 @@ func (s *Store) writeAudit(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
+// auditedTx is inTx for a change made through the API that is not a
+// unit of work of a domain package (the sandbox clock, notification
+// redelivery, test and resume): it writes the pending audit entry of ctx's
+// request in the same transaction, just before the commit, as InTx does.
+// A change that fails writes nothing.
+func (s *Store) auditedTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return s.writeAudit(ctx, tx)
+	})
+}
+
 // insertAudit writes one entry. A user's entry without a customer is put
 // in the log of the user's customer.
 func insertAudit(ctx context.Context, q querier, e audit.Entry) error {

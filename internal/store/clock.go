@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/clock"
 )
 
@@ -52,19 +53,26 @@ func (r tenantClocks) AdvanceTenantClock(ctx context.Context, tenantID string, d
 		return 0, clock.ErrOffsetBound
 	}
 	var us int64
-	err := r.s.write.QueryRowContext(ctx, `
-		INSERT INTO tenant_clocks (tenant_id, offset_us) VALUES ($1, $2)
-		ON CONFLICT (tenant_id) DO UPDATE SET offset_us = tenant_clocks.offset_us + excluded.offset_us
-		WHERE tenant_clocks.offset_us + excluded.offset_us <= $3
-		RETURNING offset_us`, tenantID, d.Microseconds(), max.Microseconds()).Scan(&us)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, clock.ErrOffsetBound
-	}
-	return time.Duration(us) * time.Microsecond, translate(err, "sandbox clock of "+tenantID)
+	audit.Resource(ctx, "sandbox_clock", tenantID)
+	err := r.s.auditedTx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `
+			INSERT INTO tenant_clocks (tenant_id, offset_us) VALUES ($1, $2)
+			ON CONFLICT (tenant_id) DO UPDATE SET offset_us = tenant_clocks.offset_us + excluded.offset_us
+			WHERE tenant_clocks.offset_us + excluded.offset_us <= $3
+			RETURNING offset_us`, tenantID, d.Microseconds(), max.Microseconds()).Scan(&us)
+		if errors.Is(err, sql.ErrNoRows) {
+			return clock.ErrOffsetBound
+		}
+		return translate(err, "sandbox clock of "+tenantID)
+	})
+	return time.Duration(us) * time.Microsecond, err
 }
 
 // ResetTenantClock deletes tenantID's offset: its clock is the base clock.
 func (r tenantClocks) ResetTenantClock(ctx context.Context, tenantID string) error {
-	_, err := r.s.write.ExecContext(ctx, `DELETE FROM tenant_clocks WHERE tenant_id = $1`, tenantID)
-	return translate(err, "sandbox clock of "+tenantID)
+	audit.Resource(ctx, "sandbox_clock", tenantID)
+	return r.s.auditedTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM tenant_clocks WHERE tenant_id = $1`, tenantID)
+		return translate(err, "sandbox clock of "+tenantID)
+	})
 }

@@ -116,7 +116,7 @@ func (s *Store) GetNotification(ctx context.Context, viewer, id string) (notify.
 // kept). It stays held while its application is paused.
 func (s *Store) RedeliverNotification(ctx context.Context, viewer, id string, now time.Time) (notify.Notification, error) {
 	var n notify.Notification
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.auditedTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `
 			UPDATE notifications SET next_attempt_at = $3,
 				retry_from = CASE WHEN status = 'PENDING' THEN retry_from ELSE attempts END,

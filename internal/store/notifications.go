@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/notify"
 )
@@ -89,7 +90,8 @@ func (s *Store) EnqueueNotifications(ctx context.Context, now time.Time, msgs ..
 // the application was paused and is now resumed.
 func (s *Store) RecordTestNotification(ctx context.Context, n notify.Notification, a notify.Attempt, now time.Time) (bool, error) {
 	resumed := false
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	audit.Resource(ctx, "notification", n.ID)
+	err := s.auditedTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `
 			INSERT INTO notifications (id, customer_id, application_id, payment_id, ordering_key, seq, type, url, body,
 				status, attempts, next_attempt_at, created_at, delivered_at, last_error)
@@ -118,7 +120,8 @@ func (s *Store) RecordTestNotification(ctx context.Context, n notify.Notificatio
 // application was paused.
 func (s *Store) ResumeNotifications(ctx context.Context, clientID string, now time.Time) (bool, error) {
 	resumed := false
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	audit.Resource(ctx, "application", clientID)
+	err := s.auditedTx(ctx, func(tx *sql.Tx) error {
 		var appID string
 		err := tx.QueryRowContext(ctx, `SELECT id FROM applications WHERE client_id = $1`, clientID).Scan(&appID)
 		if err != nil {

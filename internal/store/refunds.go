@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/refund"
 )
@@ -38,6 +39,7 @@ func (r refunds) Create(ctx context.Context, f refund.Refund, limit int64) error
 	} else if err != nil {
 		return err
 	}
+	audit.Resource(ctx, "refund", f.ID)
 	_, err = r.q.ExecContext(ctx, `
 		INSERT INTO refunds (id, payment_id, account_id, customer_id, client_id, notification_url, amount, currency,
 			external_reference, status, transaction_id, created_at, updated_at)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/bankrail/bankrail/internal/report"
 )
@@ -65,6 +66,88 @@ func (d reportData) AnyPayment(ctx context.Context, sc report.Scope) (bool, erro
 	return d.exists(ctx, "payments", sc, dateColumn(sc))
 }
 
+// withAccount narrows a scope's condition (arguments args) to the
+// account in column col when the scope names one.
+func withAccount(where string, args []any, sc report.Scope, col string) (string, []any) {
+	if sc.AccountID == "" {
+		return where, args
+	}
+	args = append(args, sc.AccountID)
+	return fmt.Sprintf("%s AND %s = $%d", where, col, len(args)), args
+}
+
+// Refunds streams the refunds of the scope, oldest first.
+func (d reportData) Refunds(ctx context.Context, sc report.Scope, fn func(report.RefundRow) error) error {
+	where, args := scopeWhere(sc, dateColumn(sc))
+	where, args = withAccount(where, args, sc, "account_id")
+	rows, err := d.s.read.QueryContext(ctx, `
+		SELECT id, payment_id, account_id, created_at, updated_at, status, amount, currency, external_reference
+		FROM refunds WHERE `+where+` ORDER BY created_at, id`, args...)
+	if err != nil {
+		return translate(err, "refunds of a report")
+	}
+	defer rows.Close()
+	var f report.RefundRow
+	var created, updated int64
+	for rows.Next() {
+		if err := rows.Scan(&f.ID, &f.PaymentID, &f.AccountID, &created, &updated, &f.Status, &f.Amount, &f.Currency,
+			&f.ExternalReference); err != nil {
+			return translate(err, "refunds of a report")
+		}
+		f.CreatedAt, f.UpdatedAt = fromMicros(created), fromMicros(updated)
+		if err := fn(f); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err(), "refunds of a report")
+}
+
+// connectWhere is the condition of a CONNECT report: the scope, the
+// account and the ledger types its transactionTypes select.
+func connectWhere(sc report.Scope) (string, []any) {
+	where, args := scopeWhere(sc, dateColumn(sc))
+	where, args = withAccount(where, args, sc, "account_id")
+	types := report.LedgerTypes(sc.TxnTypes)
+	if len(types) == 0 {
+		return where + " AND 1 = 0", args
+	}
+	marks := make([]string, len(types))
+	for i, typ := range types {
+		args = append(args, typ)
+		marks[i] = fmt.Sprintf("$%d", len(args))
+	}
+	return where + " AND type IN (" + strings.Join(marks, ", ") + ")", args
+}
+
+// ConnectTransactions streams the scope's transactions of its Connect
+// account, oldest first.
+func (d reportData) ConnectTransactions(ctx context.Context, sc report.Scope, fn func(report.ConnectRow) error) error {
+	where, args := connectWhere(sc)
+	rows, err := d.s.read.QueryContext(ctx, `SELECT `+transactionColumns+` FROM ledger_transactions t WHERE `+where+
+		` ORDER BY t.created_at, t.id`, args...)
+	if err != nil {
+		return translate(err, "transactions of a report")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		t, err := scanTransaction(rows)
+		if err != nil {
+			return translate(err, "transactions of a report")
+		}
+		if err := fn(t); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err(), "transactions of a report")
+}
+
+// AnyConnectTransaction reports whether the scope holds a transaction of
+// its Connect account.
+func (d reportData) AnyConnectTransaction(ctx context.Context, sc report.Scope) (bool, error) {
+	where, args := connectWhere(sc)
+	return d.existsWhere(ctx, "ledger_transactions", where, args)
+}
+
 // AuditLog streams the audit entries of the scope, oldest first.
 func (d reportData) AuditLog(ctx context.Context, sc report.Scope, fn func(report.AuditRow) error) error {
 	where, args := scopeWhere(sc, "occurred_at")
@@ -98,6 +181,11 @@ func (d reportData) AnyAudit(ctx context.Context, sc report.Scope) (bool, error)
 // exists reports whether table has a row in the scope.
 func (d reportData) exists(ctx context.Context, table string, sc report.Scope, col string) (bool, error) {
 	where, args := scopeWhere(sc, col)
+	return d.existsWhere(ctx, table, where, args)
+}
+
+// existsWhere reports whether table has a row matching where.
+func (d reportData) existsWhere(ctx context.Context, table, where string, args []any) (bool, error) {
 	var n int
 	err := d.s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+table+` WHERE `+where+` LIMIT 1) AS found`, args...).Scan(&n)
 	if err != nil {

@@ -29,12 +29,7 @@ type Tx struct {
 // commit it writes the pending audit entry of ctx's request, if any (see
 // internal/audit): the one place changes made through the API are audited.
 func (s *Store) InTx(ctx context.Context, fn func(*Tx) error) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := fn(&Tx{s: s, tx: tx}); err != nil {
-			return err
-		}
-		return s.writeAudit(ctx, tx)
-	})
+	return s.auditedTx(ctx, func(tx *sql.Tx) error { return fn(&Tx{s: s, tx: tx}) })
 }
 
 // Transactor adapts InTx to a domain package's own view of a unit of work:
