@@ -58,15 +58,16 @@ func (s *Service) settle(ctx context.Context, p Payment) (Payment, error) {
 	if err != nil {
 		return Payment{}, err
 	}
+	var done Payment
 	err = s.inTx(ctx, func(r Repos) error {
 		var err error
-		p, err = Confirm(ctx, r, ch, p, now)
+		done, err = Confirm(ctx, r, ch, p, now)
 		return err
 	})
 	if errs.Is(err, errs.Conflict) { // confirmed meanwhile by another reader or worker
 		return s.payments.GetByID(ctx, p.ID)
 	}
-	return p, err
+	return done, err
 }
 
 // Confirm completes p at time at inside one unit of work: the conversion
