@@ -70,7 +70,7 @@ func (s *Service) settle(ctx context.Context, p Payment) (Payment, error) {
 	return done, err
 }
 
-// Confirm completes p at time at inside one unit of work: the conversion
+// Confirm completes p, seen confirmed at time at, inside one unit of work: the conversion
 // at the sandbox rate, the TOP_UP credit on the customer's Connect account
 // in the channel's currency (opened when it has none), the payment saved
 // COMPLETED, and the channel_payment_completed notification. A deposit
@@ -86,7 +86,9 @@ func Confirm(ctx context.Context, r Repos, ch Channel, p Payment, at time.Time) 
 	if err != nil {
 		return Payment{}, err
 	}
-	p.Status, p.ConfirmedAt, p.UpdatedAt = Completed, at, at
+	// The 12th confirmation lands ConfirmAfter after the detection; at (the
+	// time it is seen) is when the credit is posted.
+	p.Status, p.ConfirmedAt, p.UpdatedAt = Completed, p.DetectedAt.Add(ConfirmAfter), at
 	p.Credited, p.Rate = &Credit{Amount: minor, Currency: ch.Currency}, &rate
 	if minor > 0 {
 		p.TransactionID = ledger.NewID()

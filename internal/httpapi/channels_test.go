@@ -229,7 +229,14 @@ func TestChannelDepositAmountsAreExact(t *testing.T) {
 		if tiny.Paid.Amount != "0.000001" || huge.Paid.Amount != "99999999.999999" || half.Paid.Amount != "0.025000" {
 			t.Fatalf("paid amounts %s, %s, %s", tiny.Paid.Amount, huge.Paid.Amount, half.Paid.Amount)
 		}
+		// Another tenant's deposit: its clock does not move with this one's.
+		other := env.Token(t, apptest.OtherMerch)
+		theirs := mustDeposit(t, env, other, mustCreateChannel(t, env, other, channelBody("USDC", "ETH", "USD")).ID,
+			map[string]any{"amount": "1"})
 		advanceClock(t, env, token, 60)
+		if got := getChannelPayment(t, env, other, theirs.ID); got.Status != "PROCESSING" {
+			t.Fatalf("another tenant's deposit after this tenant's advance: %+v", got)
+		}
 		for _, tc := range []struct {
 			id   string
 			want int64
@@ -264,6 +271,9 @@ func TestChannelInputIsValidated(t *testing.T) {
 				t.Errorf("%s: fields %s, want %v", tc.name, got, tc.fields)
 			}
 		}
+		// READ_ONLY users cannot open channels.
+		env.Do(t, apptest.Request{Method: "POST", Path: "/channels", Token: env.Token(t, apptest.Viewer), Header: v1,
+			Body: channelBody("USDC", "ETH", "EUR")}).Error(t, 403, "ACCESS_DENIED")
 		c := mustCreateChannel(t, env, token, channelBody("USDC", "BASE", "GBP"))
 		sol := mustCreateChannel(t, env, token, channelBody("USDC", "SOL", "GBP"))
 		evmHash := "0x" + strings.Repeat("ab", 32)
@@ -337,4 +347,12 @@ func TestChannelPaymentsPaging(t *testing.T) {
 				Error(t, 400, "INVALID_QUERY_PARAM")
 		}
 	})
+}
+
+func TestChannelsAreOpenedOnlyInTheSandbox(t *testing.T) {
+	t.Parallel()
+	env := apptest.New(t, apptest.Production)
+	token := env.Token(t, apptest.Merchant)
+	env.Do(t, apptest.Request{Method: "POST", Path: "/channels", Token: token, Header: v1,
+		Body: channelBody("USDC", "ETH", "EUR")}).Error(t, 404, "RESOURCE_NOT_FOUND")
 }
