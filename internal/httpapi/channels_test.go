@@ -339,7 +339,7 @@ func TestChannelPaymentsPaging(t *testing.T) {
 		check("?page=2&limit=1", 1, 1)
 		check("?limit=100", 0, 100)
 		check("?page=2&limit=100", 100, 1)
-		check("?page=3&limit=100", 0, 0)  // past the end
+		check("?page=3&limit=100", 0, 0)   // past the end
 		check("?page=100&limit=100", 0, 0) // the last page allowed
 		check("?page=3", 100, 1)
 		for _, q := range []string{"?limit=0", "?limit=101", "?page=0", "?page=101", "?limit=x", "?page=", "?limit=-1"} {
