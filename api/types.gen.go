@@ -1271,6 +1271,21 @@ func (e GetChannelPaymentParamsXServiceAPIVersion) Valid() bool {
 	}
 }
 
+// Defines values for ListChannelsParamsXServiceAPIVersion.
+const (
+	ListChannelsParamsXServiceAPIVersionN1 ListChannelsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListChannelsParamsXServiceAPIVersion enum.
+func (e ListChannelsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListChannelsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateChannelParamsXServiceAPIVersion.
 const (
 	CreateChannelParamsXServiceAPIVersionN1 CreateChannelParamsXServiceAPIVersion = "1"
@@ -3095,6 +3110,20 @@ type GetChannelPaymentParams struct {
 
 // GetChannelPaymentParamsXServiceAPIVersion defines parameters for GetChannelPayment.
 type GetChannelPaymentParamsXServiceAPIVersion string
+
+// ListChannelsParams defines parameters for ListChannels.
+type ListChannelsParams struct {
+	// CustomerID only this customer (yours or one below it)
+	CustomerID *string `form:"customerId,omitempty" json:"customerId,omitempty"`
+	Page       *int64  `form:"page,omitempty" json:"page,omitempty"`
+	Limit      *int64  `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListChannelsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListChannelsParamsXServiceAPIVersion defines parameters for ListChannels.
+type ListChannelsParamsXServiceAPIVersion string
 
 // CreateChannelParams defines parameters for CreateChannel.
 type CreateChannelParams struct {

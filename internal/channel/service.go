@@ -131,6 +131,12 @@ func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Channel
 	return s.channels.Get(ctx, viewerCustomerID, strings.ToLower(id))
 }
 
+// List returns one page of the channels visible to viewerCustomerID and
+// the total.
+func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Channel, int, error) {
+	return s.channels.List(ctx, viewerCustomerID, f)
+}
+
 // DepositInput is the body of POST /sandbox/channels/{id}/deposits.
 type DepositInput struct {
 	Amount string

@@ -18,7 +18,20 @@ type Repository interface {
 	Get(ctx context.Context, viewerCustomerID, id string) (Channel, error)
 	// GetByID reads any channel (the timed moves).
 	GetByID(ctx context.Context, id string) (Channel, error)
+	// List returns one page of the channels visible to viewerCustomerID,
+	// newest first, and the total.
+	List(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Channel, int, error)
 }
+
+// ListFilter narrows GET /channels. Zero fields match everything.
+type ListFilter struct {
+	CustomerID string // only this customer (the viewer or below it)
+	Page       int    // from 1
+	Limit      int    // 1..MaxPageLimit
+}
+
+// Offset is the number of channels before the page.
+func (f ListFilter) Offset() int { return max(f.Page-1, 0) * f.Limit }
 
 // PaymentRepository keeps the deposits of channels, like Repository.
 type PaymentRepository interface {

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"math"
 	"net/http"
 
 	"github.com/bankrail/bankrail/api"
@@ -37,6 +38,34 @@ func (s *Server) getChannel(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusOK, channelOf(c))
+	return nil
+}
+
+// listChannels serves GET /channels: newest first, with the paging headers.
+func (s *Server) listChannels(w http.ResponseWriter, r *http.Request) error {
+	q, err := listQuery(r, []string{"customerId", "page", "limit"})
+	if err != nil {
+		return err
+	}
+	var f channel.ListFilter
+	if f.CustomerID, err = uuidParam(q, "customerId"); err != nil {
+		return err
+	}
+	if f.Page, err = intParam(q.Get("page"), "page", 1, 1, math.MaxInt32); err != nil {
+		return err
+	}
+	if f.Limit, err = intParam(q.Get("limit"), "limit", channel.DefaultPageLimit, 1, channel.MaxPageLimit); err != nil {
+		return err
+	}
+	items, total, err := s.Channels.List(r.Context(), principal(r).CustomerID, f)
+	if err != nil {
+		return err
+	}
+	out := make([]api.Channel, 0, len(items))
+	for _, c := range items {
+		out = append(out, channelOf(c))
+	}
+	writePage(w, out, f.Page, f.Limit, total)
 	return nil
 }
 

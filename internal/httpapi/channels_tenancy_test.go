@@ -22,6 +22,8 @@ func init() {
 	tenancyCases = append(tenancyCases,
 		tenancyCase{Route: "GET /channels/{id}", Resource: "channel", OK: 200, Header: v1,
 			Path: func(r owned) string { return "/channels/" + r.ID }},
+		tenancyCase{Route: "GET /channels", Resource: "channel", OK: 200, Header: v1, List: true,
+			Path: func(r owned) string { return "/channels?customerId=" + r.Customer }},
 		tenancyCase{Route: "GET /channels/{id}/payments", Resource: "channel", OK: 200, Header: v1,
 			Path: func(r owned) string { return "/channels/" + r.ID + "/payments?page=1&limit=1" }},
 		tenancyCase{Route: "GET /channel-payments/{id}", Resource: "channel payment", OK: 200, Header: v1,

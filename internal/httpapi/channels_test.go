@@ -151,7 +151,18 @@ func TestChannelDepositFromDetectionToCredit(t *testing.T) {
 		if !channel.ValidSOL(sol.Address) || sol.Address == c.Address {
 			t.Fatalf("SOL channel address %q", sol.Address)
 		}
-		resp := env.Do(t, apptest.Request{Method: "GET", Path: "/channels/" + c.ID, Token: token, Header: v1})
+		// The list: newest first, with the paging headers.
+		resp := env.Do(t, apptest.Request{Method: "GET", Path: "/channels?limit=1", Token: token, Header: v1})
+		var list []channelRecord
+		resp.JSON(t, &list)
+		if resp.Status != 200 || len(list) != 1 || list[0].ID != sol.ID || resp.Header.Get("total-items") != "2" ||
+			resp.Header.Get("page-count") != "2" {
+			t.Fatalf("list %d %v %s", resp.Status, resp.Header, resp.Body)
+		}
+		for _, q := range []string{"?limit=101", "?page=0", "?customerId=nope"} {
+			env.Do(t, apptest.Request{Method: "GET", Path: "/channels" + q, Token: token, Header: v1}).Error(t, 400, "INVALID_QUERY_PARAM")
+		}
+		resp = env.Do(t, apptest.Request{Method: "GET", Path: "/channels/" + c.ID, Token: token, Header: v1})
 		var got channelRecord
 		resp.JSON(t, &got)
 		if resp.Status != 200 || got != c {

@@ -89,6 +89,7 @@ func (s *Server) routes() {
 	// Stablecoin deposit channels (creation is sandbox only).
 	if s.Channels != nil {
 		s.handle("POST /channels", s.createChannel, needs(identity.PaymentsWrite), versioned)
+		s.handle("GET /channels", s.listChannels, needs(identity.PaymentsRead), versioned)
 		s.handle("GET /channels/{id}", s.getChannel, needs(identity.PaymentsRead), versioned)
 		s.handle("GET /channels/{id}/payments", s.listChannelPayments, needs(identity.PaymentsRead), versioned)
 		s.handle("GET /channel-payments/{id}", s.getChannelPayment, needs(identity.PaymentsRead), versioned)

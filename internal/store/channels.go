@@ -13,7 +13,10 @@ import (
 // channels and channelPayments are the repositories of deposit channels
 // and their deposits over a unit of work's transaction or the read pool.
 type (
-	channels        struct{ q querier }
+	channels struct {
+		s *Store
+		q querier
+	}
 	channelPayments struct{ q querier }
 )
 
@@ -24,13 +27,13 @@ var (
 )
 
 // Channels is the channel repository inside the transaction.
-func (t *Tx) Channels() channel.Repository { return channels{q: t.tx} }
+func (t *Tx) Channels() channel.Repository { return channels{s: t.s, q: t.tx} }
 
 // ChannelPayments is the channel payment repository inside the transaction.
 func (t *Tx) ChannelPayments() channel.PaymentRepository { return channelPayments{q: t.tx} }
 
 // Channels reads channels outside any unit of work.
-func (s *Store) Channels() channel.Repository { return channels{q: s.read} }
+func (s *Store) Channels() channel.Repository { return channels{s: s, q: s.read} }
 
 // ChannelPayments reads channel payments outside any unit of work.
 func (s *Store) ChannelPayments() channel.PaymentRepository { return channelPayments{q: s.read} }
@@ -67,6 +70,42 @@ func (r channels) Get(ctx context.Context, viewerCustomerID, id string) (channel
 func (r channels) GetByID(ctx context.Context, id string) (channel.Channel, error) {
 	c, err := scanChannel(r.q.QueryRowContext(ctx, `SELECT `+channelColumns+` FROM channels c WHERE c.id = $1`, id))
 	return c, translate(err, "channel "+id)
+}
+
+// List returns one page of the channels visible to viewerCustomerID,
+// newest first, and the total (one read transaction: both agree).
+func (r channels) List(ctx context.Context, viewerCustomerID string, f channel.ListFilter) ([]channel.Channel, int, error) {
+	w := visibleWhere("c.customer_id", viewerCustomerID)
+	if f.CustomerID != "" {
+		w.add("c.customer_id = $%d", f.CustomerID)
+	}
+	var total int
+	out := []channel.Channel{}
+	err := r.s.readTx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM channels c WHERE `+w.sql(), w.args...).Scan(&total); err != nil {
+			return translate(err, "count channels")
+		}
+		if total <= f.Offset() {
+			return nil
+		}
+		n := len(w.args)
+		rows, err := tx.QueryContext(ctx, `SELECT `+channelColumns+` FROM channels c WHERE `+w.sql()+
+			fmt.Sprintf(` ORDER BY c.created_at DESC, c.id DESC LIMIT $%d OFFSET $%d`, n+1, n+2),
+			append(w.args, f.Limit, f.Offset())...)
+		if err != nil {
+			return translate(err, "list channels")
+		}
+		defer rows.Close()
+		for rows.Next() {
+			c, err := scanChannel(rows)
+			if err != nil {
+				return translate(err, "list channels")
+			}
+			out = append(out, c)
+		}
+		return translate(rows.Err(), "list channels")
+	})
+	return out, total, err
 }
 
 // Create inserts a PROCESSING deposit.
