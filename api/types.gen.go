@@ -173,6 +173,204 @@ func (e AmendmentStatus) Valid() bool {
 	}
 }
 
+// Defines values for ChannelCurrency.
+const (
+	ChannelCurrencyEUR ChannelCurrency = "EUR"
+	ChannelCurrencyGBP ChannelCurrency = "GBP"
+	ChannelCurrencyUSD ChannelCurrency = "USD"
+)
+
+// Valid indicates whether the value is a known member of the ChannelCurrency enum.
+func (e ChannelCurrency) Valid() bool {
+	switch e {
+	case ChannelCurrencyEUR:
+		return true
+	case ChannelCurrencyGBP:
+		return true
+	case ChannelCurrencyUSD:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChannelNetwork.
+const (
+	ChannelNetworkBASE    ChannelNetwork = "BASE"
+	ChannelNetworkETH     ChannelNetwork = "ETH"
+	ChannelNetworkPOLYGON ChannelNetwork = "POLYGON"
+	ChannelNetworkSOL     ChannelNetwork = "SOL"
+)
+
+// Valid indicates whether the value is a known member of the ChannelNetwork enum.
+func (e ChannelNetwork) Valid() bool {
+	switch e {
+	case ChannelNetworkBASE:
+		return true
+	case ChannelNetworkETH:
+		return true
+	case ChannelNetworkPOLYGON:
+		return true
+	case ChannelNetworkSOL:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChannelStatus.
+const (
+	ChannelStatusACTIVE ChannelStatus = "ACTIVE"
+)
+
+// Valid indicates whether the value is a known member of the ChannelStatus enum.
+func (e ChannelStatus) Valid() bool {
+	switch e {
+	case ChannelStatusACTIVE:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChannelToken.
+const (
+	ChannelTokenEURC ChannelToken = "EURC"
+	ChannelTokenUSDC ChannelToken = "USDC"
+)
+
+// Valid indicates whether the value is a known member of the ChannelToken enum.
+func (e ChannelToken) Valid() bool {
+	switch e {
+	case ChannelTokenEURC:
+		return true
+	case ChannelTokenUSDC:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChannelCreateRequestCurrency.
+const (
+	ChannelCreateRequestCurrencyEUR ChannelCreateRequestCurrency = "EUR"
+	ChannelCreateRequestCurrencyGBP ChannelCreateRequestCurrency = "GBP"
+	ChannelCreateRequestCurrencyUSD ChannelCreateRequestCurrency = "USD"
+)
+
+// Valid indicates whether the value is a known member of the ChannelCreateRequestCurrency enum.
+func (e ChannelCreateRequestCurrency) Valid() bool {
+	switch e {
+	case ChannelCreateRequestCurrencyEUR:
+		return true
+	case ChannelCreateRequestCurrencyGBP:
+		return true
+	case ChannelCreateRequestCurrencyUSD:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChannelCreateRequestNetwork.
+const (
+	ChannelCreateRequestNetworkBASE    ChannelCreateRequestNetwork = "BASE"
+	ChannelCreateRequestNetworkETH     ChannelCreateRequestNetwork = "ETH"
+	ChannelCreateRequestNetworkPOLYGON ChannelCreateRequestNetwork = "POLYGON"
+	ChannelCreateRequestNetworkSOL     ChannelCreateRequestNetwork = "SOL"
+)
+
+// Valid indicates whether the value is a known member of the ChannelCreateRequestNetwork enum.
+func (e ChannelCreateRequestNetwork) Valid() bool {
+	switch e {
+	case ChannelCreateRequestNetworkBASE:
+		return true
+	case ChannelCreateRequestNetworkETH:
+		return true
+	case ChannelCreateRequestNetworkPOLYGON:
+		return true
+	case ChannelCreateRequestNetworkSOL:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChannelCreateRequestToken.
+const (
+	ChannelCreateRequestTokenEURC ChannelCreateRequestToken = "EURC"
+	ChannelCreateRequestTokenUSDC ChannelCreateRequestToken = "USDC"
+)
+
+// Valid indicates whether the value is a known member of the ChannelCreateRequestToken enum.
+func (e ChannelCreateRequestToken) Valid() bool {
+	switch e {
+	case ChannelCreateRequestTokenEURC:
+		return true
+	case ChannelCreateRequestTokenUSDC:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChannelPaymentCreditedCurrency.
+const (
+	ChannelPaymentCreditedCurrencyEUR ChannelPaymentCreditedCurrency = "EUR"
+	ChannelPaymentCreditedCurrencyGBP ChannelPaymentCreditedCurrency = "GBP"
+	ChannelPaymentCreditedCurrencyUSD ChannelPaymentCreditedCurrency = "USD"
+)
+
+// Valid indicates whether the value is a known member of the ChannelPaymentCreditedCurrency enum.
+func (e ChannelPaymentCreditedCurrency) Valid() bool {
+	switch e {
+	case ChannelPaymentCreditedCurrencyEUR:
+		return true
+	case ChannelPaymentCreditedCurrencyGBP:
+		return true
+	case ChannelPaymentCreditedCurrencyUSD:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChannelPaymentPaidCurrency.
+const (
+	ChannelPaymentPaidCurrencyEURC ChannelPaymentPaidCurrency = "EURC"
+	ChannelPaymentPaidCurrencyUSDC ChannelPaymentPaidCurrency = "USDC"
+)
+
+// Valid indicates whether the value is a known member of the ChannelPaymentPaidCurrency enum.
+func (e ChannelPaymentPaidCurrency) Valid() bool {
+	switch e {
+	case ChannelPaymentPaidCurrencyEURC:
+		return true
+	case ChannelPaymentPaidCurrencyUSDC:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChannelPaymentStatus.
+const (
+	ChannelPaymentStatusCOMPLETED  ChannelPaymentStatus = "COMPLETED"
+	ChannelPaymentStatusPROCESSING ChannelPaymentStatus = "PROCESSING"
+)
+
+// Valid indicates whether the value is a known member of the ChannelPaymentStatus enum.
+func (e ChannelPaymentStatus) Valid() bool {
+	switch e {
+	case ChannelPaymentStatusCOMPLETED:
+		return true
+	case ChannelPaymentStatusPROCESSING:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ConnectReportRequestDateFilterType.
 const (
 	ConnectReportRequestDateFilterTypeCreatedAt ConnectReportRequestDateFilterType = "createdAt"
@@ -1058,6 +1256,81 @@ func (e RecallAmendmentParamsXServiceAPIVersion) Valid() bool {
 	}
 }
 
+// Defines values for GetChannelPaymentParamsXServiceAPIVersion.
+const (
+	GetChannelPaymentParamsXServiceAPIVersionN1 GetChannelPaymentParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetChannelPaymentParamsXServiceAPIVersion enum.
+func (e GetChannelPaymentParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetChannelPaymentParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListChannelsParamsXServiceAPIVersion.
+const (
+	ListChannelsParamsXServiceAPIVersionN1 ListChannelsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListChannelsParamsXServiceAPIVersion enum.
+func (e ListChannelsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListChannelsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateChannelParamsXServiceAPIVersion.
+const (
+	CreateChannelParamsXServiceAPIVersionN1 CreateChannelParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the CreateChannelParamsXServiceAPIVersion enum.
+func (e CreateChannelParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case CreateChannelParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetChannelParamsXServiceAPIVersion.
+const (
+	GetChannelParamsXServiceAPIVersionN1 GetChannelParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetChannelParamsXServiceAPIVersion enum.
+func (e GetChannelParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetChannelParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListChannelPaymentsParamsXServiceAPIVersion.
+const (
+	ListChannelPaymentsParamsXServiceAPIVersionN1 ListChannelPaymentsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListChannelPaymentsParamsXServiceAPIVersion enum.
+func (e ListChannelPaymentsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListChannelPaymentsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreateLegacyPaymentParamsXServiceAPIVersion.
 const (
 	CreateLegacyPaymentParamsXServiceAPIVersionEdge CreateLegacyPaymentParamsXServiceAPIVersion = "edge"
@@ -1510,6 +1783,113 @@ type Bank struct {
 type Beneficiary struct {
 	AccountIdentifiers *AccountIdentifiers `json:"accountIdentifiers"`
 	Name               string              `json:"name"`
+}
+
+// Channel A stablecoin deposit channel.
+type Channel struct {
+	// Address 0x + 40 hex digits (EIP-55) on ETH, BASE, POLYGON; base58 on SOL
+	Address   string          `json:"address"`
+	CreatedAt time.Time       `json:"createdAt"`
+	Currency  ChannelCurrency `json:"currency"`
+	EndUser   ChannelEndUser  `json:"endUser"`
+	ID        string          `json:"id"`
+	Network   ChannelNetwork  `json:"network"`
+	Status    ChannelStatus   `json:"status"`
+	Token     ChannelToken    `json:"token"`
+}
+
+// ChannelCurrency defines model for Channel.Currency.
+type ChannelCurrency string
+
+// ChannelNetwork defines model for Channel.Network.
+type ChannelNetwork string
+
+// ChannelStatus defines model for Channel.Status.
+type ChannelStatus string
+
+// ChannelToken defines model for Channel.Token.
+type ChannelToken string
+
+// ChannelCreateRequest The body of POST /channels (sandbox).
+type ChannelCreateRequest struct {
+	// Currency the fiat credited
+	Currency ChannelCreateRequestCurrency `json:"currency"`
+	EndUser  ChannelEndUser               `json:"endUser"`
+	Network  ChannelCreateRequestNetwork  `json:"network"`
+	Token    ChannelCreateRequestToken    `json:"token"`
+}
+
+// ChannelCreateRequestCurrency the fiat credited
+type ChannelCreateRequestCurrency string
+
+// ChannelCreateRequestNetwork defines model for ChannelCreateRequest.Network.
+type ChannelCreateRequestNetwork string
+
+// ChannelCreateRequestToken defines model for ChannelCreateRequest.Token.
+type ChannelCreateRequestToken string
+
+// ChannelEndUser defines model for ChannelEndUser.
+type ChannelEndUser struct {
+	// Reference your reference of the end user
+	Reference string `json:"reference"`
+}
+
+// ChannelPayment A deposit received on a channel.
+type ChannelPayment struct {
+	ChannelID string    `json:"channelId"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Credited null while PROCESSING
+	Credited *ChannelPaymentCredited `json:"credited"`
+	EndUser  ChannelEndUser          `json:"endUser"`
+	ID       string                  `json:"id"`
+	Paid     ChannelPaymentPaid      `json:"paid"`
+
+	// Rate null while PROCESSING
+	Rate        *ChannelPaymentRate       `json:"rate"`
+	Status      ChannelPaymentStatus      `json:"status"`
+	Transaction ChannelPaymentTransaction `json:"transaction"`
+	UpdatedAt   time.Time                 `json:"updatedAt"`
+}
+
+// ChannelPaymentCreditedCurrency defines model for ChannelPayment.Credited.Currency.
+type ChannelPaymentCreditedCurrency string
+
+// ChannelPaymentCredited null while PROCESSING
+type ChannelPaymentCredited struct {
+	// Amount minor units of the fiat
+	Amount   int64                          `json:"amount"`
+	Currency ChannelPaymentCreditedCurrency `json:"currency"`
+}
+
+// ChannelPaymentPaidCurrency defines model for ChannelPayment.Paid.Currency.
+type ChannelPaymentPaidCurrency string
+
+// ChannelPaymentPaid defines model for ChannelPayment.paid.
+type ChannelPaymentPaid struct {
+	// Amount tokens, with exactly 6 fractional digits
+	Amount   string                     `json:"amount"`
+	Currency ChannelPaymentPaidCurrency `json:"currency"`
+}
+
+// ChannelPaymentRate null while PROCESSING
+type ChannelPaymentRate struct {
+	// Pair TOKEN/FIAT, e.g. USDC/EUR
+	Pair string `json:"pair"`
+
+	// Value fiat per token, an exact decimal
+	Value string `json:"value"`
+}
+
+// ChannelPaymentStatus defines model for ChannelPayment.Status.
+type ChannelPaymentStatus string
+
+// ChannelPaymentTransaction defines model for ChannelPayment.transaction.
+type ChannelPaymentTransaction struct {
+	// ConfirmedAt null while PROCESSING
+	ConfirmedAt *time.Time `json:"confirmedAt"`
+	DetectedAt  time.Time  `json:"detectedAt"`
+	Hash        string     `json:"hash"`
 }
 
 // ConnectReportRequest defines model for ConnectReportRequest.
@@ -2399,6 +2779,15 @@ type SandboxAuthoriseRequest struct {
 	Outcome SandboxOutcome `json:"outcome"`
 }
 
+// SandboxChannelDepositRequest The body of POST /sandbox/channels/{id}/deposits.
+type SandboxChannelDepositRequest struct {
+	// Amount tokens, a decimal string with at most 6 fractional digits, more than 0
+	Amount string `json:"amount"`
+
+	// Hash the transaction hash: 0x + 64 hex digits on EVM networks, base58 of 64 bytes on SOL; generated when absent
+	Hash *string `json:"hash,omitempty"`
+}
+
 // SandboxClock The virtual clock of one tenant (a top-level customer and every customer below it).
 type SandboxClock struct {
 	// MaxOffsetSeconds how far ahead of the wall clock it may be (10 years)
@@ -2713,6 +3102,59 @@ type ListBanksParams struct {
 	PaymentSystem *PaymentSystem `form:"paymentSystem,omitempty" json:"paymentSystem,omitempty"`
 }
 
+// GetChannelPaymentParams defines parameters for GetChannelPayment.
+type GetChannelPaymentParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetChannelPaymentParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetChannelPaymentParamsXServiceAPIVersion defines parameters for GetChannelPayment.
+type GetChannelPaymentParamsXServiceAPIVersion string
+
+// ListChannelsParams defines parameters for ListChannels.
+type ListChannelsParams struct {
+	// CustomerID only this customer (yours or one below it)
+	CustomerID *string `form:"customerId,omitempty" json:"customerId,omitempty"`
+	Page       *int64  `form:"page,omitempty" json:"page,omitempty"`
+	Limit      *int64  `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListChannelsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListChannelsParamsXServiceAPIVersion defines parameters for ListChannels.
+type ListChannelsParamsXServiceAPIVersion string
+
+// CreateChannelParams defines parameters for CreateChannel.
+type CreateChannelParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion CreateChannelParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// CreateChannelParamsXServiceAPIVersion defines parameters for CreateChannel.
+type CreateChannelParamsXServiceAPIVersion string
+
+// GetChannelParams defines parameters for GetChannel.
+type GetChannelParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetChannelParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetChannelParamsXServiceAPIVersion defines parameters for GetChannel.
+type GetChannelParamsXServiceAPIVersion string
+
+// ListChannelPaymentsParams defines parameters for ListChannelPayments.
+type ListChannelPaymentsParams struct {
+	Page  *int64 `form:"page,omitempty" json:"page,omitempty"`
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListChannelPaymentsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListChannelPaymentsParamsXServiceAPIVersion defines parameters for ListChannelPayments.
+type ListChannelPaymentsParamsXServiceAPIVersion string
+
 // ShowCheckoutPageParams defines parameters for ShowCheckoutPage.
 type ShowCheckoutPageParams struct {
 	// Token The checkout token of the payer's link (`directUrl`); it expires.
@@ -3007,6 +3449,9 @@ type GetTransactionParams struct {
 // GetTransactionParamsXServiceAPIVersion defines parameters for GetTransaction.
 type GetTransactionParamsXServiceAPIVersion string
 
+// CreateChannelJSONRequestBody defines body for CreateChannel for application/json ContentType.
+type CreateChannelJSONRequestBody = ChannelCreateRequest
+
 // GoToBankFormdataRequestBody defines body for GoToBank for application/x-www-form-urlencoded ContentType.
 type GoToBankFormdataRequestBody GoToBankFormdataBody
 
@@ -3060,6 +3505,9 @@ type CreatePayoutsReportJSONRequestBody = PayoutsReportRequest
 
 // CreateRefundsReportJSONRequestBody defines body for CreateRefundsReport for application/json ContentType.
 type CreateRefundsReportJSONRequestBody = RefundsReportRequest
+
+// DepositSandboxChannelJSONRequestBody defines body for DepositSandboxChannel for application/json ContentType.
+type DepositSandboxChannelJSONRequestBody = SandboxChannelDepositRequest
 
 // AdvanceSandboxClockJSONRequestBody defines body for AdvanceSandboxClock for application/json ContentType.
 type AdvanceSandboxClockJSONRequestBody = SandboxClockAdvance

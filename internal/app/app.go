@@ -16,6 +16,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/auth"
 	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/channel"
 	"github.com/bankrail/bankrail/internal/checkout"
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/config"
@@ -207,6 +208,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.workers = append(a.workers, worker.NewPeriodic("timed mandate moves", interval, a.log, mandates.RunTimedMoves))
 	a.refunds = refund.NewService(a.store.Refunds(), a.store.Payments(), a.store.Ledger(), store.Transactor[refund.Repos](a.store),
 		keyGuard, a.clock, a.cfg.Mode == config.Sandbox)
+	channels := channel.NewService(a.store.Channels(), a.store.ChannelPayments(), store.Transactor[channel.Repos](a.store), a.clock)
+	a.workers = append(a.workers, worker.NewPeriodic("timed channel moves", interval, a.log, channels.RunTimedMoves))
 	a.buildNotifications(opts, reg)
 	connectors, err := bankConnectors(a.cfg.Mode, a.payments.Banks())
 	if err != nil {
@@ -230,6 +233,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Mandates: mandates, Reports: a.reports, SignIns: a.store,
 		Accounts: a.accounts,
 		Refunds:  a.refunds,
+		Channels: channels,
 	})
 	return nil
 }

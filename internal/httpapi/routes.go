@@ -86,6 +86,14 @@ func (s *Server) routes() {
 		s.handle("GET /payments/{id}/refunds", s.listPaymentRefunds, needs(identity.PaymentsRead), versioned)
 		s.handle("GET /refunds/{id}", s.getRefund, needs(identity.PaymentsRead), versioned)
 	}
+	// Stablecoin deposit channels (creation is sandbox only).
+	if s.Channels != nil {
+		s.handle("POST /channels", s.createChannel, needs(identity.PaymentsWrite), versioned)
+		s.handle("GET /channels", s.listChannels, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /channels/{id}", s.getChannel, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /channels/{id}/payments", s.listChannelPayments, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /channel-payments/{id}", s.getChannelPayment, needs(identity.PaymentsRead), versioned)
+	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
 	}
@@ -107,6 +115,9 @@ func (s *Server) routes() {
 			s.handle("POST /sandbox/mandates/{id}/authorise", s.authoriseSandboxMandate, needs(identity.SandboxControl))
 			s.handle("POST /sandbox/amendments/{id}/approve", s.approveSandboxAmendment, needs(identity.SandboxControl))
 			s.handle("POST /sandbox/amendments/{id}/decline", s.declineSandboxAmendment, needs(identity.SandboxControl))
+		}
+		if s.Channels != nil {
+			s.handle("POST /sandbox/channels/{id}/deposits", s.depositSandboxChannel, needs(identity.SandboxControl))
 		}
 		if s.Payments != nil && s.Accounts != nil {
 			s.handle("POST /payin", s.payin, needs(identity.SandboxControl), versioned)

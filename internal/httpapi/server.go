@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/bankrail/bankrail/internal/auth"
+	"github.com/bankrail/bankrail/internal/channel"
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/identity"
@@ -57,6 +58,7 @@ type Deps struct {
 	SignIns       SignInAuditor      // writes the audit entries of refused sign-ins (nil: not audited)
 	Accounts      *ledger.Service    // Connect accounts and their transactions (the Accounts API)
 	Refunds       *refund.Service    // refunds of Connect payments
+	Channels      *channel.Service   // stablecoin deposit channels
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.

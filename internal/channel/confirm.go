@@ -1,0 +1,138 @@
+package channel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"time"
+
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/money"
+)
+
+// DueBatch is how many deposits one round of RunTimedMoves reads.
+const DueBatch = 100
+
+// RunTimedMoves confirms every deposit whose confirmations are due on its
+// tenant's clock. Several instances may run it at once: a confirmation is
+// saved only over a PROCESSING deposit, so it happens once. It is the
+// background worker's task.
+func (s *Service) RunTimedMoves(ctx context.Context) error {
+	for {
+		now := s.clock.Now().UTC() // the base time: the store adds each tenant's offset
+		ids, err := s.payments.DueToConfirm(ctx, now.Add(-ConfirmAfter), DueBatch)
+		if err != nil {
+			return err
+		}
+		var errList []error
+		for _, id := range ids {
+			if p, err := s.payments.GetByID(ctx, id); err != nil {
+				errList = append(errList, err)
+			} else if _, err := s.settle(ctx, p); err != nil && !errs.Is(err, errs.Conflict) {
+				errList = append(errList, err)
+			}
+		}
+		if len(errList) > 0 || len(ids) < DueBatch || ctx.Err() != nil {
+			return errors.Join(errList...)
+		}
+	}
+}
+
+// settle confirms p when it is PROCESSING and its confirmations are due on
+// its tenant's clock; otherwise p is returned as it is.
+func (s *Service) settle(ctx context.Context, p Payment) (Payment, error) {
+	if p.Status != Processing {
+		return p, nil
+	}
+	now, err := s.now(ctx, p.CustomerID)
+	if err != nil {
+		return Payment{}, err
+	}
+	if now.Before(p.DetectedAt.Add(ConfirmAfter)) {
+		return p, nil
+	}
+	ch, err := s.channels.GetByID(ctx, p.ChannelID)
+	if err != nil {
+		return Payment{}, err
+	}
+	var done Payment
+	err = s.inTx(ctx, func(r Repos) error {
+		var err error
+		done, err = Confirm(ctx, r, ch, p, now)
+		return err
+	})
+	if errs.Is(err, errs.Conflict) { // confirmed meanwhile by another reader or worker
+		return s.payments.GetByID(ctx, p.ID)
+	}
+	return done, err
+}
+
+// Confirm completes p, seen confirmed at time at, inside one unit of work: the conversion
+// at the sandbox rate, the TOP_UP credit on the customer's Connect account
+// in the channel's currency (opened when it has none), the payment saved
+// COMPLETED, and the channel_payment_completed notification. A deposit
+// worth less than half a minor unit is COMPLETED with a credit of 0 and no
+// ledger transaction.
+func Confirm(ctx context.Context, r Repos, ch Channel, p Payment, at time.Time) (Payment, error) {
+	rate, ok := SandboxRate(ch.Token, ch.Currency)
+	cur, known := iso.CurrencyOf(ch.Currency)
+	if !ok || !known {
+		return Payment{}, fmt.Errorf("channel %s: no rate for %s/%s", ch.ID, ch.Token, ch.Currency)
+	}
+	minor, err := Convert(p.Paid, rate.Value, cur.Decimals)
+	if err != nil {
+		return Payment{}, err
+	}
+	// The 12th confirmation lands ConfirmAfter after the detection; at (the
+	// time it is seen) is when the credit is posted.
+	p.Status, p.ConfirmedAt, p.UpdatedAt = Completed, p.DetectedAt.Add(ConfirmAfter), at
+	p.Credited, p.Rate = &Credit{Amount: minor, Currency: ch.Currency}, &rate
+	if minor > 0 {
+		p.TransactionID = ledger.NewID()
+	}
+	if err := r.ChannelPayments().Complete(ctx, p); err != nil {
+		return Payment{}, err
+	}
+	if minor > 0 {
+		if err := credit(ctx, r, ch, p, minor, at); err != nil {
+			return Payment{}, err
+		}
+	}
+	msg, err := message(ch, p, "channel_payment_completed")
+	if err != nil {
+		return Payment{}, err
+	}
+	return p, r.Outbox().Enqueue(ctx, at, msg)
+}
+
+// credit records the TOP_UP of minor units on the channel customer's
+// Connect account, opening the account when there is none.
+func credit(ctx context.Context, r Repos, ch Channel, p Payment, minor int64, at time.Time) error {
+	acct, err := r.Ledger().ConnectAccount(ctx, ch.CustomerID, ch.Currency)
+	if errs.Is(err, errs.NotFound) {
+		id := ledger.NewID()
+		iban := ledger.GenerateIBAN(id, ch.Currency)
+		acct = ledger.Account{ID: id, CustomerID: ch.CustomerID, Type: ledger.Connected, Status: ledger.AccountActive,
+			Currency: ch.Currency, IBAN: iban, Country: iso.IBANCountry(iban), CreatedAt: at}
+		err = r.Ledger().CreateAccount(ctx, acct)
+	}
+	if err != nil {
+		return err
+	}
+	m, err := money.New(minor, ch.Currency)
+	if err != nil {
+		return err
+	}
+	tx := ledger.Transaction{ID: p.TransactionID, AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeTopUp,
+		Operation: ledger.Incoming, Status: ledger.TxCompleted, Amount: m, Reference: p.ID,
+		Counterparty: ledger.Counterparty{Name: string(ch.Token) + " " + string(ch.Network) + " deposit"},
+		CreatedAt:    at, UpdatedAt: at}
+	e, err := ledger.Open(tx, ledger.NewID())
+	if err != nil {
+		return err
+	}
+	return r.Ledger().Record(ctx, tx, e)
+}
