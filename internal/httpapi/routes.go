@@ -86,6 +86,16 @@ func (s *Server) routes() {
 		s.handle("GET /payments/{id}/refunds", s.listPaymentRefunds, needs(identity.PaymentsRead), versioned)
 		s.handle("GET /refunds/{id}", s.getRefund, needs(identity.PaymentsRead), versioned)
 	}
+
+	// Payouts and their account holder verifications.
+	if s.Payouts != nil {
+		s.handle("POST /payouts", s.createPayout, needs(identity.PaymentsWrite), versioned)
+		s.handle("GET /payouts", s.listPayouts, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /payouts/{id}", s.getPayout, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /account-holder-verifications/{id}", s.getVerification, needs(identity.PaymentsRead), versioned)
+		s.handle("POST /account-holder-verifications/{id}/approve", s.approveVerification, needs(identity.PaymentsWrite), versioned)
+		s.handle("POST /account-holder-verifications/{id}/reject", s.rejectVerification, needs(identity.PaymentsWrite), versioned)
+	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
 	}

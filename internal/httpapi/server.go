@@ -21,6 +21,7 @@ import (
 	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/payout"
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 )
@@ -57,6 +58,7 @@ type Deps struct {
 	SignIns       SignInAuditor      // writes the audit entries of refused sign-ins (nil: not audited)
 	Accounts      *ledger.Service    // Connect accounts and their transactions (the Accounts API)
 	Refunds       *refund.Service    // refunds of Connect payments
+	Payouts       *payout.Service    // payouts and their account holder verifications
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.

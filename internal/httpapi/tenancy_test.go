@@ -70,6 +70,7 @@ type tenancyCase struct {
 	Write    bool   // changes something: READ_ONLY is refused
 	Path     func(r owned) string
 	Body     any
+	BodyOf   func(r owned) any // the body, when it names the resource (else Body)
 	OK       int  // the status an allowed caller gets
 	List     bool // a list: allowed callers find the resource in it, others do not
 	Legacy   bool // answers in the legacy error shape
@@ -139,7 +140,11 @@ func TestTenancyMatrix(t *testing.T) {
 			for _, rel := range relations {
 				t.Run(c.Route+"/"+rel.Name, func(t *testing.T) {
 					r := newResource(t, env, rel.Owner)
-					resp := env.Do(t, apptest.Request{Method: method(c.Route), Path: c.Path(r), Body: c.Body, Header: c.Header, Token: env.Token(t, rel.Caller)})
+					body := c.Body
+					if c.BodyOf != nil {
+						body = c.BodyOf(r)
+					}
+					resp := env.Do(t, apptest.Request{Method: method(c.Route), Path: c.Path(r), Body: body, Header: c.Header, Token: env.Token(t, rel.Caller)})
 					allowed := rel.Reads && (!c.Write || rel.Writes)
 					switch {
 					case c.List:
