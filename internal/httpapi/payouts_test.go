@@ -350,3 +350,42 @@ func TestConcurrentPayouts(t *testing.T) {
 		}
 	})
 }
+
+// A held payout expires on its own tenant's clock: advancing another
+// tenant's clock by 7 days leaves it held; its own advance rejects it.
+func TestPayoutExpiryOnTheTenantClock(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		rc := apptest.NewReceiver(t)
+		env.SetNotificationURL(t, apptest.Merchant, rc.URL)
+		acct := openAccount(t, env, apptest.ShopID, "EUR", "payouts")
+		credit(t, env, acct, 5000, ledger.TypeManualCredit, env.Clock.Now())
+		token, stranger := env.Token(t, apptest.Merchant), env.Token(t, apptest.OtherMerch)
+		held := mustPayout(t, env, token, payoutBody(acct.ID, 700, "Jane Doe"),
+			map[string]string{scenarioHeader: "ACCOUNT_HOLDER_VERIFICATION_NO_MATCH"})
+		payoutNotes(t, rc, held.ID, "account_holder_verification_result_completed")
+		wantBalance(t, env, acct, 4300, 700)
+
+		week := int64(payout.ExpiresAfter.Seconds())
+		advanceClock(t, env, stranger, week) // another tenant's week
+		rc.Quiet(t, 1) // the verification's notification alone
+		if got := getPayout(t, env, token, held.ID); got.Status != "CREATED" {
+			t.Fatalf("expired on another tenant's clock: %+v", got)
+		}
+		advanceClock(t, env, token, week-1)
+		token = env.Token(t, apptest.Merchant) // the first one expired on the way
+		rc.Quiet(t, 1) // the verification's notification alone
+		if got := getPayout(t, env, token, held.ID); got.Status != "CREATED" {
+			t.Fatalf("expired a second early: %+v", got)
+		}
+		advanceClock(t, env, token, 1)
+		token = env.Token(t, apptest.Merchant)
+		if f := payoutNotes(t, rc, held.ID, "account_holder_verification_result_completed", "payout_failed")["payout_failed"]; f["status"] != "REJECTED" {
+			t.Fatalf("expired payout %v", f)
+		}
+		wantBalance(t, env, acct, 5000, 0)
+		if v := getVerification(t, env, token, held.AccountHolderVerificationID); v.Decision != nil {
+			t.Fatalf("an expiry is no decision: %+v", v)
+		}
+	})
+}
