@@ -15,8 +15,8 @@ import (
 // payoutJSON is a payout as the tests read it.
 type payoutJSON struct {
 	ID, AccountID, Type, Status, Currency, PaymentReference, AccountHolderVerificationID string
-	Amount                                                                              int64
-	Beneficiary                                                                         struct {
+	Amount                                                                               int64
+	Beneficiary                                                                          struct {
 		Name               string
 		AccountIdentifiers struct{ IBAN, SortCode, AccountNumber string }
 	}
@@ -30,7 +30,7 @@ type verificationJSON struct {
 		Returned  *string
 	}
 	Decision *struct {
-		Performer           struct{ ID, Name, Type string }
+		Performer                struct{ ID, Name, Type string }
 		Type, Subject, CreatedAt string
 	}
 	Links struct{ Self, Transaction string } `json:"_links"`
@@ -368,13 +368,13 @@ func TestPayoutExpiryOnTheTenantClock(t *testing.T) {
 
 		week := int64(payout.ExpiresAfter.Seconds())
 		advanceClock(t, env, stranger, week) // another tenant's week
-		rc.Quiet(t, 1) // the verification's notification alone
+		rc.Quiet(t, 1)                       // the verification's notification alone
 		if got := getPayout(t, env, token, held.ID); got.Status != "CREATED" {
 			t.Fatalf("expired on another tenant's clock: %+v", got)
 		}
 		advanceClock(t, env, token, week-1)
 		token = env.Token(t, apptest.Merchant) // the first one expired on the way
-		rc.Quiet(t, 1) // the verification's notification alone
+		rc.Quiet(t, 1)                         // the verification's notification alone
 		if got := getPayout(t, env, token, held.ID); got.Status != "CREATED" {
 			t.Fatalf("expired a second early: %+v", got)
 		}

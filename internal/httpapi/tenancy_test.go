@@ -70,11 +70,12 @@ type tenancyCase struct {
 	Write    bool   // changes something: READ_ONLY is refused
 	Path     func(r owned) string
 	Body     any
-	BodyOf   func(r owned) any // the body, when it names the resource (else Body)
 	OK       int  // the status an allowed caller gets
 	List     bool // a list: allowed callers find the resource in it, others do not
 	Legacy   bool // answers in the legacy error shape
 	Header   map[string]string
+
+	BodyOf func(r owned) any // the body, when it names the resource (else Body)
 }
 
 var tenancyCases = []tenancyCase{

@@ -21,7 +21,9 @@ func TestInputValidation(t *testing.T) {
 		want   map[string]string // path -> type; nil: valid
 	}{
 		{"valid IBAN", func(*Input) {}, nil},
-		{"valid UK", func(in *Input) { in.Beneficiary = Beneficiary{Name: "J", SortCode: "40-47-84", AccountNumber: "7087 2490"} }, nil},
+		{"valid UK", func(in *Input) {
+			in.Beneficiary = Beneficiary{Name: "J", SortCode: "40-47-84", AccountNumber: "7087 2490"}
+		}, nil},
 		{"type PAYOUT", func(in *Input) { in.Type = TypePayout }, nil},
 		{"everything wrong", func(in *Input) {
 			*in = Input{AccountID: "x", Amount: -1, Currency: "EURO", PaymentReference: " ", InternalReference: long, Type: "GIFT",
