@@ -1133,6 +1133,21 @@ func (e HomeMode) Valid() bool {
 	}
 }
 
+// Defines values for ListAccountHolderVerificationsParamsXServiceAPIVersion.
+const (
+	ListAccountHolderVerificationsParamsXServiceAPIVersionN1 ListAccountHolderVerificationsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListAccountHolderVerificationsParamsXServiceAPIVersion enum.
+func (e ListAccountHolderVerificationsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListAccountHolderVerificationsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetAccountHolderVerificationParamsXServiceAPIVersion.
 const (
 	GetAccountHolderVerificationParamsXServiceAPIVersionN1 GetAccountHolderVerificationParamsXServiceAPIVersion = "1"
@@ -3039,6 +3054,18 @@ type HomeIndex struct {
 	// Version the build (sandbox only)
 	Version *string `json:"version,omitempty"`
 }
+
+// ListAccountHolderVerificationsParams defines parameters for ListAccountHolderVerifications.
+type ListAccountHolderVerificationsParams struct {
+	// TransactionID the payout's id; missing is 400 MISSING_QUERY_PARAM
+	TransactionID string `form:"transactionId" json:"transactionId"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListAccountHolderVerificationsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListAccountHolderVerificationsParamsXServiceAPIVersion defines parameters for ListAccountHolderVerifications.
+type ListAccountHolderVerificationsParamsXServiceAPIVersion string
 
 // GetAccountHolderVerificationParams defines parameters for GetAccountHolderVerification.
 type GetAccountHolderVerificationParams struct {

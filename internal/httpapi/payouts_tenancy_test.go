@@ -48,6 +48,8 @@ func init() {
 			Path: func(owned) string { return "/payouts?limit=100" }},
 		tenancyCase{Route: "GET /account-holder-verifications/{id}", Resource: "held payout verification", OK: 200, Header: v1,
 			Path: func(r owned) string { return "/account-holder-verifications/" + r.ID }},
+		tenancyCase{Route: "GET /account-holder-verifications", Resource: "payout", OK: 200, Header: v1, List: true,
+			Path: func(r owned) string { return "/account-holder-verifications?transactionId=" + r.ID }},
 		tenancyCase{Route: "POST /account-holder-verifications/{id}/approve", Resource: "held payout verification", OK: 200, Write: true,
 			Header: v1, Path: func(r owned) string { return "/account-holder-verifications/" + r.ID + "/approve" }},
 		tenancyCase{Route: "POST /account-holder-verifications/{id}/reject", Resource: "held payout verification", OK: 200, Write: true,

@@ -159,6 +159,13 @@ func TestPayoutPaths(t *testing.T) {
 			v.Links.Self != "/account-holder-verifications/"+v.ID || v.Links.Transaction != "/payouts/"+p.ID {
 			t.Fatalf("verification %+v", v)
 		}
+		var found []verificationJSON
+		env.Do(t, apptest.Request{Method: "GET", Path: "/account-holder-verifications?transactionId=" + p.ID, Token: token, Header: v1}).JSON(t, &found)
+		if len(found) != 1 || found[0].ID != v.ID {
+			t.Fatalf("verifications of the payout %+v", found)
+		}
+		env.Do(t, apptest.Request{Method: "GET", Path: "/account-holder-verifications", Token: token, Header: v1}).
+			Error(t, http.StatusBadRequest, "MISSING_QUERY_PARAM")
 		var tx transactionJSON
 		env.Do(t, apptest.Request{Method: "GET", Path: "/transactions/" + p.ID, Token: token, Header: v1}).JSON(t, &tx)
 		if tx.Type != "PAYOUT" || tx.Status != "COMPLETED" {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/payout"
 )
 
@@ -14,6 +15,35 @@ func (s *Server) getVerification(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusOK, verificationView(v))
+	return nil
+}
+
+// verificationFilters are the query parameters of GET /account-holder-verifications.
+var verificationFilters = []string{"transactionId"}
+
+// listVerifications serves GET /account-holder-verifications?transactionId=:
+// the verification of a payout (none for another customer's).
+func (s *Server) listVerifications(w http.ResponseWriter, r *http.Request) error {
+	q, err := listQuery(r, verificationFilters)
+	if err != nil {
+		return err
+	}
+	id, err := uuidParam(q, "transactionId")
+	if err != nil {
+		return err
+	}
+	if id == "" {
+		return errs.E(errs.MissingQueryParam, "transactionId is required: the payout whose verification to read.")
+	}
+	list, err := s.Payouts.VerificationsOf(r.Context(), principal(r).CustomerID, id)
+	if err != nil {
+		return err
+	}
+	out := make([]api.AccountHolderVerification, 0, len(list))
+	for _, v := range list {
+		out = append(out, verificationView(v))
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 

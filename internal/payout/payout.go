@@ -115,6 +115,9 @@ type Repository interface {
 	List(ctx context.Context, viewerCustomerID string, f Filter) ([]Payout, int, error)
 	// Verification reads a verification visible to viewerCustomerID.
 	Verification(ctx context.Context, viewerCustomerID, id string) (Verification, error)
+	// VerificationsOf lists the verifications of payout transactionID
+	// visible to viewerCustomerID (one, or none).
+	VerificationsOf(ctx context.Context, viewerCustomerID, transactionID string) ([]Verification, error)
 	// Decide saves v's decision while it has none (else RESOURCE_NOT_MODIFIABLE).
 	Decide(ctx context.Context, v Verification) error
 	// DueVerifications lists up to limit undecided, held verifications whose

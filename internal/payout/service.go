@@ -305,6 +305,12 @@ func (s *Service) Verification(ctx context.Context, viewerCustomerID, id string)
 	return s.payouts.Verification(ctx, viewerCustomerID, strings.ToLower(id))
 }
 
+// VerificationsOf lists the verifications of payout transactionID that
+// viewerCustomerID may see.
+func (s *Service) VerificationsOf(ctx context.Context, viewerCustomerID, transactionID string) ([]Verification, error) {
+	return s.payouts.VerificationsOf(ctx, viewerCustomerID, strings.ToLower(transactionID))
+}
+
 // now is the time on the clock of customerID's tenant, at the store's precision.
 func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
 	t, err := clock.For(ctx, s.clock, customerID)

@@ -138,6 +138,30 @@ func (r payouts) Verification(ctx context.Context, viewerCustomerID, id string) 
 	return v, translate(err, "account holder verification "+id)
 }
 
+// VerificationsOf lists the verifications of a payout visible to viewerCustomerID.
+func (r payouts) VerificationsOf(ctx context.Context, viewerCustomerID, transactionID string) ([]payout.Verification, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT `+verificationColumns+` FROM account_holder_verifications v
+		WHERE v.transaction_id = $1 AND `+visibleTo("v.customer_id", 2)+` ORDER BY v.executed_at, v.id`, transactionID, viewerCustomerID)
+	return scanVerifications(rows, err, "account holder verifications of payout "+transactionID)
+}
+
+// scanVerifications reads the rows of a verification query.
+func scanVerifications(rows *sql.Rows, err error, what string) ([]payout.Verification, error) {
+	if err != nil {
+		return nil, translate(err, what)
+	}
+	defer rows.Close()
+	out := []payout.Verification{}
+	for rows.Next() {
+		v, err := scanVerification(rows)
+		if err != nil {
+			return nil, translate(err, what)
+		}
+		out = append(out, v)
+	}
+	return out, translate(rows.Err(), what)
+}
+
 // Decide saves v's decision while it has none.
 func (r payouts) Decide(ctx context.Context, v payout.Verification) error {
 	if v.Decision == nil {
@@ -165,17 +189,5 @@ func (r payouts) DueVerifications(ctx context.Context, now time.Time, limit int)
 		AND v.expires_at <= $3 AND v.expires_at <= CAST($4 AS BIGINT) + `+tenantOffsetSQL("v.customer_id")+`
 		ORDER BY v.expires_at LIMIT $5`,
 		string(payout.Match), string(payout.Created), micros(now)+maxOffsetMicros, micros(now), limit)
-	if err != nil {
-		return nil, translate(err, "due account holder verifications")
-	}
-	defer rows.Close()
-	out := []payout.Verification{}
-	for rows.Next() {
-		v, err := scanVerification(rows)
-		if err != nil {
-			return nil, translate(err, "due account holder verifications")
-		}
-		out = append(out, v)
-	}
-	return out, translate(rows.Err(), "due account holder verifications")
+	return scanVerifications(rows, err, "due account holder verifications")
 }
