@@ -44,6 +44,99 @@ func (e AccountType) Valid() bool {
 	}
 }
 
+// Defines values for AccountHolderVerificationDecisionPerformerType.
+const (
+	AccountHolderVerificationDecisionPerformerTypeAPICLIENT AccountHolderVerificationDecisionPerformerType = "API_CLIENT"
+	AccountHolderVerificationDecisionPerformerTypeUSER      AccountHolderVerificationDecisionPerformerType = "USER"
+)
+
+// Valid indicates whether the value is a known member of the AccountHolderVerificationDecisionPerformerType enum.
+func (e AccountHolderVerificationDecisionPerformerType) Valid() bool {
+	switch e {
+	case AccountHolderVerificationDecisionPerformerTypeAPICLIENT:
+		return true
+	case AccountHolderVerificationDecisionPerformerTypeUSER:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountHolderVerificationDecisionSubject.
+const (
+	AccountHolderVerificationDecisionSubjectACCOUNTHOLDERVERIFICATION AccountHolderVerificationDecisionSubject = "ACCOUNT_HOLDER_VERIFICATION"
+)
+
+// Valid indicates whether the value is a known member of the AccountHolderVerificationDecisionSubject enum.
+func (e AccountHolderVerificationDecisionSubject) Valid() bool {
+	switch e {
+	case AccountHolderVerificationDecisionSubjectACCOUNTHOLDERVERIFICATION:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountHolderVerificationDecisionType.
+const (
+	AccountHolderVerificationDecisionTypeAPPROVED AccountHolderVerificationDecisionType = "APPROVED"
+	AccountHolderVerificationDecisionTypeREJECTED AccountHolderVerificationDecisionType = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the AccountHolderVerificationDecisionType enum.
+func (e AccountHolderVerificationDecisionType) Valid() bool {
+	switch e {
+	case AccountHolderVerificationDecisionTypeAPPROVED:
+		return true
+	case AccountHolderVerificationDecisionTypeREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountHolderVerificationResult.
+const (
+	AccountHolderVerificationResultCLOSEMATCH AccountHolderVerificationResult = "CLOSE_MATCH"
+	AccountHolderVerificationResultERROR      AccountHolderVerificationResult = "ERROR"
+	AccountHolderVerificationResultMATCH      AccountHolderVerificationResult = "MATCH"
+	AccountHolderVerificationResultNOMATCH    AccountHolderVerificationResult = "NO_MATCH"
+)
+
+// Valid indicates whether the value is a known member of the AccountHolderVerificationResult enum.
+func (e AccountHolderVerificationResult) Valid() bool {
+	switch e {
+	case AccountHolderVerificationResultCLOSEMATCH:
+		return true
+	case AccountHolderVerificationResultERROR:
+		return true
+	case AccountHolderVerificationResultMATCH:
+		return true
+	case AccountHolderVerificationResultNOMATCH:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AccountHolderVerificationStatus.
+const (
+	AccountHolderVerificationStatusCOMPLETED  AccountHolderVerificationStatus = "COMPLETED"
+	AccountHolderVerificationStatusPROCESSING AccountHolderVerificationStatus = "PROCESSING"
+)
+
+// Valid indicates whether the value is a known member of the AccountHolderVerificationStatus enum.
+func (e AccountHolderVerificationStatus) Valid() bool {
+	switch e {
+	case AccountHolderVerificationStatusCOMPLETED:
+		return true
+	case AccountHolderVerificationStatusPROCESSING:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for AccountTransactionOperation.
 const (
 	AccountTransactionOperationINCOMING AccountTransactionOperation = "INCOMING"
@@ -881,6 +974,63 @@ func (e PaymentType) Valid() bool {
 	}
 }
 
+// Defines values for PayoutType.
+const (
+	PayoutTypePAYOUT PayoutType = "PAYOUT"
+)
+
+// Valid indicates whether the value is a known member of the PayoutType enum.
+func (e PayoutType) Valid() bool {
+	switch e {
+	case PayoutTypePAYOUT:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PayoutRequestType.
+const (
+	PayoutRequestTypePAYOUT PayoutRequestType = "PAYOUT"
+)
+
+// Valid indicates whether the value is a known member of the PayoutRequestType enum.
+func (e PayoutRequestType) Valid() bool {
+	switch e {
+	case PayoutRequestTypePAYOUT:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PayoutStatus.
+const (
+	PayoutStatusCOMPLETED  PayoutStatus = "COMPLETED"
+	PayoutStatusCREATED    PayoutStatus = "CREATED"
+	PayoutStatusFAILED     PayoutStatus = "FAILED"
+	PayoutStatusPROCESSING PayoutStatus = "PROCESSING"
+	PayoutStatusREJECTED   PayoutStatus = "REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the PayoutStatus enum.
+func (e PayoutStatus) Valid() bool {
+	switch e {
+	case PayoutStatusCOMPLETED:
+		return true
+	case PayoutStatusCREATED:
+		return true
+	case PayoutStatusFAILED:
+		return true
+	case PayoutStatusPROCESSING:
+		return true
+	case PayoutStatusREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReadinessStatus.
 const (
 	ReadinessStatusReady       ReadinessStatus = "ready"
@@ -1175,6 +1325,66 @@ func (e HomeMode) Valid() bool {
 	case HomeModeProduction:
 		return true
 	case HomeModeSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListAccountHolderVerificationsParamsXServiceAPIVersion.
+const (
+	ListAccountHolderVerificationsParamsXServiceAPIVersionN1 ListAccountHolderVerificationsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListAccountHolderVerificationsParamsXServiceAPIVersion enum.
+func (e ListAccountHolderVerificationsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListAccountHolderVerificationsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetAccountHolderVerificationParamsXServiceAPIVersion.
+const (
+	GetAccountHolderVerificationParamsXServiceAPIVersionN1 GetAccountHolderVerificationParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetAccountHolderVerificationParamsXServiceAPIVersion enum.
+func (e GetAccountHolderVerificationParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetAccountHolderVerificationParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ApproveAccountHolderVerificationParamsXServiceAPIVersion.
+const (
+	ApproveAccountHolderVerificationParamsXServiceAPIVersionN1 ApproveAccountHolderVerificationParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ApproveAccountHolderVerificationParamsXServiceAPIVersion enum.
+func (e ApproveAccountHolderVerificationParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ApproveAccountHolderVerificationParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RejectAccountHolderVerificationParamsXServiceAPIVersion.
+const (
+	RejectAccountHolderVerificationParamsXServiceAPIVersionN1 RejectAccountHolderVerificationParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the RejectAccountHolderVerificationParamsXServiceAPIVersion enum.
+func (e RejectAccountHolderVerificationParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case RejectAccountHolderVerificationParamsXServiceAPIVersionN1:
 		return true
 	default:
 		return false
@@ -1556,6 +1766,75 @@ func (e RequestRefundParamsXServiceTestingScenario) Valid() bool {
 	}
 }
 
+// Defines values for ListPayoutsParamsXServiceAPIVersion.
+const (
+	ListPayoutsParamsXServiceAPIVersionN1 ListPayoutsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListPayoutsParamsXServiceAPIVersion enum.
+func (e ListPayoutsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListPayoutsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreatePayoutParamsXServiceAPIVersion.
+const (
+	CreatePayoutParamsXServiceAPIVersionN1 CreatePayoutParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the CreatePayoutParamsXServiceAPIVersion enum.
+func (e CreatePayoutParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case CreatePayoutParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreatePayoutParamsXServiceTestingScenario.
+const (
+	CreatePayoutParamsXServiceTestingScenarioACCOUNTHOLDERVERIFICATIONCLOSEMATCH CreatePayoutParamsXServiceTestingScenario = "ACCOUNT_HOLDER_VERIFICATION_CLOSE_MATCH"
+	CreatePayoutParamsXServiceTestingScenarioACCOUNTHOLDERVERIFICATIONERROR      CreatePayoutParamsXServiceTestingScenario = "ACCOUNT_HOLDER_VERIFICATION_ERROR"
+	CreatePayoutParamsXServiceTestingScenarioACCOUNTHOLDERVERIFICATIONNOMATCH    CreatePayoutParamsXServiceTestingScenario = "ACCOUNT_HOLDER_VERIFICATION_NO_MATCH"
+	CreatePayoutParamsXServiceTestingScenarioPAYOUTREJECTED                      CreatePayoutParamsXServiceTestingScenario = "PAYOUT_REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the CreatePayoutParamsXServiceTestingScenario enum.
+func (e CreatePayoutParamsXServiceTestingScenario) Valid() bool {
+	switch e {
+	case CreatePayoutParamsXServiceTestingScenarioACCOUNTHOLDERVERIFICATIONCLOSEMATCH:
+		return true
+	case CreatePayoutParamsXServiceTestingScenarioACCOUNTHOLDERVERIFICATIONERROR:
+		return true
+	case CreatePayoutParamsXServiceTestingScenarioACCOUNTHOLDERVERIFICATIONNOMATCH:
+		return true
+	case CreatePayoutParamsXServiceTestingScenarioPAYOUTREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetPayoutParamsXServiceAPIVersion.
+const (
+	GetPayoutParamsXServiceAPIVersionN1 GetPayoutParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetPayoutParamsXServiceAPIVersion enum.
+func (e GetPayoutParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetPayoutParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetRefundParamsXServiceAPIVersion.
 const (
 	GetRefundParamsXServiceAPIVersionN1 GetRefundParamsXServiceAPIVersion = "1"
@@ -1618,6 +1897,69 @@ type AccountStatus string
 
 // AccountType defines model for Account.Type.
 type AccountType string
+
+// AccountHolderVerification defines model for AccountHolderVerification.
+type AccountHolderVerification struct {
+	UnderscoreLinks   AccountHolderVerificationLinks `json:"_links"`
+	AccountHolderName AccountHolderName              `json:"accountHolderName"`
+
+	// Decision null until approved or rejected (always null with MATCH)
+	Decision   *AccountHolderVerificationDecision `json:"decision"`
+	ExecutedAt time.Time                          `json:"executedAt"`
+	ID         string                             `json:"id"`
+	Result     AccountHolderVerificationResult    `json:"result"`
+	Status     AccountHolderVerificationStatus    `json:"status"`
+
+	// TransactionID the payout
+	TransactionID string `json:"transactionId"`
+}
+
+// AccountHolderVerificationLinks defines model for AccountHolderVerification._links.
+type AccountHolderVerificationLinks struct {
+	// Self /account-holder-verifications/{id}
+	Self string `json:"self"`
+
+	// Transaction /payouts/{transactionId}
+	Transaction string `json:"transaction"`
+}
+
+// AccountHolderName defines model for AccountHolderVerification.accountHolderName.
+type AccountHolderName struct {
+	Requested string `json:"requested"`
+
+	// Returned the holder the bank reports; null with ERROR
+	Returned *string `json:"returned"`
+}
+
+// AccountHolderVerificationDecisionPerformerType defines model for AccountHolderVerification.Decision.Performer.Type.
+type AccountHolderVerificationDecisionPerformerType string
+
+// DecisionPerformer defines model for AccountHolderVerification.Decision.Performer.
+type DecisionPerformer struct {
+	ID   string                                         `json:"id"`
+	Name string                                         `json:"name"`
+	Type AccountHolderVerificationDecisionPerformerType `json:"type"`
+}
+
+// AccountHolderVerificationDecisionSubject defines model for AccountHolderVerification.Decision.Subject.
+type AccountHolderVerificationDecisionSubject string
+
+// AccountHolderVerificationDecisionType defines model for AccountHolderVerification.Decision.Type.
+type AccountHolderVerificationDecisionType string
+
+// AccountHolderVerificationDecision null until approved or rejected (always null with MATCH)
+type AccountHolderVerificationDecision struct {
+	CreatedAt time.Time                                `json:"createdAt"`
+	Performer DecisionPerformer                        `json:"performer"`
+	Subject   AccountHolderVerificationDecisionSubject `json:"subject"`
+	Type      AccountHolderVerificationDecisionType    `json:"type"`
+}
+
+// AccountHolderVerificationResult defines model for AccountHolderVerification.Result.
+type AccountHolderVerificationResult string
+
+// AccountHolderVerificationStatus defines model for AccountHolderVerification.Status.
+type AccountHolderVerificationStatus string
 
 // AccountIdentifiers defines model for AccountIdentifiers.
 type AccountIdentifiers struct {
@@ -2679,6 +3021,72 @@ type PaymentsReportRequest struct {
 	StartDate ReportDate `json:"startDate"`
 }
 
+// Payout A payout; also its account's PAYOUT transaction (same id, GET /transactions/{id}).
+type Payout struct {
+	AccountHolderVerificationID string `json:"accountHolderVerificationId"`
+	AccountID                   string `json:"accountId"`
+
+	// Amount minor units
+	Amount      int64             `json:"amount"`
+	Beneficiary PayoutBeneficiary `json:"beneficiary"`
+	CreatedAt   time.Time         `json:"createdAt"`
+
+	// Currency ISO 4217
+	Currency          string       `json:"currency"`
+	ID                string       `json:"id"`
+	InternalReference *string      `json:"internalReference,omitempty"`
+	PaymentReference  string       `json:"paymentReference"`
+	Status            PayoutStatus `json:"status"`
+	Type              PayoutType   `json:"type"`
+	UpdatedAt         time.Time    `json:"updatedAt"`
+}
+
+// PayoutType defines model for Payout.Type.
+type PayoutType string
+
+// PayoutBeneficiary defines model for PayoutBeneficiary.
+type PayoutBeneficiary struct {
+	// AccountIdentifiers iban, or sortCode and accountNumber (UK)
+	AccountIdentifiers PayoutAccountIdentifiers `json:"accountIdentifiers"`
+	Name               string                   `json:"name"`
+}
+
+// PayoutAccountIdentifiers iban, or sortCode and accountNumber (UK)
+type PayoutAccountIdentifiers struct {
+	// AccountNumber 8 digits
+	AccountNumber *string `json:"accountNumber,omitempty"`
+
+	// IBAN checked with its mod-97 checksum
+	IBAN *string `json:"iban,omitempty"`
+
+	// SortCode 6 digits (dashes and spaces ignored)
+	SortCode *string `json:"sortCode,omitempty"`
+}
+
+// PayoutRequest defines model for PayoutRequest.
+type PayoutRequest struct {
+	// AccountID your Connect account the money leaves
+	AccountID string `json:"accountId"`
+
+	// Amount minor units; at most the account's available balance
+	Amount      int64             `json:"amount"`
+	Beneficiary PayoutBeneficiary `json:"beneficiary"`
+
+	// Currency An ISO 4217 currency code with minor units, in upper case (the list of internal/iso).
+	Currency          CurrencyCode `json:"currency"`
+	InternalReference *string      `json:"internalReference,omitempty"`
+	PaymentReference  string       `json:"paymentReference"`
+
+	// Type SETTLEMENT is not served yet
+	Type *PayoutRequestType `json:"type,omitempty"`
+}
+
+// PayoutRequestType SETTLEMENT is not served yet
+type PayoutRequestType string
+
+// PayoutStatus defines model for PayoutStatus.
+type PayoutStatus string
+
 // PayoutsReportRequest defines model for PayoutsReportRequest.
 type PayoutsReportRequest struct {
 	AccountID  *string `json:"accountId,omitempty"`
@@ -3035,6 +3443,45 @@ type HomeIndex struct {
 	// Version the build (sandbox only)
 	Version *string `json:"version,omitempty"`
 }
+
+// ListAccountHolderVerificationsParams defines parameters for ListAccountHolderVerifications.
+type ListAccountHolderVerificationsParams struct {
+	// TransactionID the payout's id; missing is 400 MISSING_QUERY_PARAM
+	TransactionID string `form:"transactionId" json:"transactionId"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListAccountHolderVerificationsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListAccountHolderVerificationsParamsXServiceAPIVersion defines parameters for ListAccountHolderVerifications.
+type ListAccountHolderVerificationsParamsXServiceAPIVersion string
+
+// GetAccountHolderVerificationParams defines parameters for GetAccountHolderVerification.
+type GetAccountHolderVerificationParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetAccountHolderVerificationParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetAccountHolderVerificationParamsXServiceAPIVersion defines parameters for GetAccountHolderVerification.
+type GetAccountHolderVerificationParamsXServiceAPIVersion string
+
+// ApproveAccountHolderVerificationParams defines parameters for ApproveAccountHolderVerification.
+type ApproveAccountHolderVerificationParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ApproveAccountHolderVerificationParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ApproveAccountHolderVerificationParamsXServiceAPIVersion defines parameters for ApproveAccountHolderVerification.
+type ApproveAccountHolderVerificationParamsXServiceAPIVersion string
+
+// RejectAccountHolderVerificationParams defines parameters for RejectAccountHolderVerification.
+type RejectAccountHolderVerificationParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion RejectAccountHolderVerificationParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// RejectAccountHolderVerificationParamsXServiceAPIVersion defines parameters for RejectAccountHolderVerification.
+type RejectAccountHolderVerificationParamsXServiceAPIVersion string
 
 // ListAccountsParams defines parameters for ListAccounts.
 type ListAccountsParams struct {
@@ -3414,6 +3861,50 @@ type RequestRefundParamsXServiceAPIVersion string
 // RequestRefundParamsXServiceTestingScenario defines parameters for RequestRefund.
 type RequestRefundParamsXServiceTestingScenario string
 
+// ListPayoutsParams defines parameters for ListPayouts.
+type ListPayoutsParams struct {
+	AccountID    *string       `form:"accountId,omitempty" json:"accountId,omitempty"`
+	Status       *PayoutStatus `form:"status,omitempty" json:"status,omitempty"`
+	CreatedAtGte *time.Time    `form:"createdAt[gte],omitempty" json:"createdAt[gte],omitempty"`
+	CreatedAtLte *time.Time    `form:"createdAt[lte],omitempty" json:"createdAt[lte],omitempty"`
+	Page         *int64        `form:"page,omitempty" json:"page,omitempty"`
+	Limit        *int64        `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListPayoutsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListPayoutsParamsXServiceAPIVersion defines parameters for ListPayouts.
+type ListPayoutsParamsXServiceAPIVersion string
+
+// CreatePayoutParams defines parameters for CreatePayout.
+type CreatePayoutParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion CreatePayoutParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+
+	// IdempotencyKey 1 to 64 printable ASCII characters without spaces (`!` to `~`; a uuid is recommended). Empty, longer,
+	// another character or the header sent twice is 400 INVALID_HTTP_HEADER.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XServiceTestingScenario Sandbox only: the mock bank's holder name, or the provider's rejection.
+	XServiceTestingScenario *CreatePayoutParamsXServiceTestingScenario `json:"X-Service-Testing-Scenario,omitempty"`
+}
+
+// CreatePayoutParamsXServiceAPIVersion defines parameters for CreatePayout.
+type CreatePayoutParamsXServiceAPIVersion string
+
+// CreatePayoutParamsXServiceTestingScenario defines parameters for CreatePayout.
+type CreatePayoutParamsXServiceTestingScenario string
+
+// GetPayoutParams defines parameters for GetPayout.
+type GetPayoutParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetPayoutParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetPayoutParamsXServiceAPIVersion defines parameters for GetPayout.
+type GetPayoutParamsXServiceAPIVersion string
+
 // GetRefundParams defines parameters for GetRefund.
 type GetRefundParams struct {
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
@@ -3490,6 +3981,9 @@ type CreatePaymentJSONRequestBody = PaymentCreateRequest
 
 // RequestRefundJSONRequestBody defines body for RequestRefund for application/json ContentType.
 type RequestRefundJSONRequestBody = RefundRequest
+
+// CreatePayoutJSONRequestBody defines body for CreatePayout for application/json ContentType.
+type CreatePayoutJSONRequestBody = PayoutRequest
 
 // CreateAuditLogReportJSONRequestBody defines body for CreateAuditLogReport for application/json ContentType.
 type CreateAuditLogReportJSONRequestBody = AuditLogReportRequest

@@ -31,6 +31,7 @@ import (
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/notify/dispatch"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/payout"
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/seed"
@@ -71,6 +72,7 @@ type App struct {
 	reports  *report.Service
 	accounts *ledger.Service
 	refunds  *refund.Service
+	payouts  *payout.Service
 	http     *httpapi.Server
 
 	workers     []backgroundWorker // started by Start, stopped in reverse order by Shutdown
@@ -210,6 +212,12 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		keyGuard, a.clock, a.cfg.Mode == config.Sandbox)
 	channels := channel.NewService(a.store.Channels(), a.store.ChannelPayments(), store.Transactor[channel.Repos](a.store), a.clock)
 	a.workers = append(a.workers, worker.NewPeriodic("timed channel moves", interval, a.log, channels.RunTimedMoves))
+	a.payouts = payout.NewService(a.store.Payouts(), store.Transactor[payout.Repos](a.store), keyGuard, a.clock,
+		a.cfg.Mode == config.Sandbox, a.log.With("component", "payouts"))
+	a.workers = append(a.workers, worker.NewPeriodic("payout verification expiry", interval, a.log, func(ctx context.Context) error {
+		_, err := a.payouts.RunExpiry(ctx)
+		return err
+	}))
 	a.buildNotifications(opts, reg)
 	connectors, err := bankConnectors(a.cfg.Mode, a.payments.Banks())
 	if err != nil {
@@ -234,6 +242,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Accounts: a.accounts,
 		Refunds:  a.refunds,
 		Channels: channels,
+		Payouts:  a.payouts,
 	})
 	return nil
 }
@@ -332,6 +341,9 @@ func (a *App) demoAccounts(ctx context.Context) error {
 
 // Refunds is the refund service.
 func (a *App) Refunds() *refund.Service { return a.refunds }
+
+// Payouts is the payout service.
+func (a *App) Payouts() *payout.Service { return a.payouts }
 
 // Accounts is the accounts service (for administration commands).
 func (a *App) Accounts() *ledger.Service { return a.accounts }

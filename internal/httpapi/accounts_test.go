@@ -31,7 +31,7 @@ type transactionJSON struct {
 }
 
 // openAccount opens an account of customer through the accounts service.
-func openAccount(t *testing.T, env *apptest.Env, customer, currency, nickname string) ledger.Account {
+func openAccount(t testing.TB, env *apptest.Env, customer, currency, nickname string) ledger.Account {
 	t.Helper()
 	a, created, err := env.App.Accounts().EnsureAccount(context.Background(),
 		ledger.AccountSpec{CustomerID: customer, Currency: currency, Nickname: nickname})
@@ -43,7 +43,7 @@ func openAccount(t *testing.T, env *apptest.Env, customer, currency, nickname st
 
 // credit records completed incoming funds on a, as the Connect
 // reconciliation does.
-func credit(t *testing.T, env *apptest.Env, a ledger.Account, amount int64, typ ledger.TxType, at time.Time) ledger.Transaction {
+func credit(t testing.TB, env *apptest.Env, a ledger.Account, amount int64, typ ledger.TxType, at time.Time) ledger.Transaction {
 	t.Helper()
 	tx := ledger.Transaction{ID: uuid.NewString(), AccountID: a.ID, CustomerID: a.CustomerID, Type: typ, Operation: ledger.Incoming,
 		Status: ledger.TxCompleted, Amount: money.Must(money.New(amount, a.Currency)), Reference: "REF " + typ.String(),

@@ -94,6 +94,17 @@ func (s *Server) routes() {
 		s.handle("GET /channels/{id}/payments", s.listChannelPayments, needs(identity.PaymentsRead), versioned)
 		s.handle("GET /channel-payments/{id}", s.getChannelPayment, needs(identity.PaymentsRead), versioned)
 	}
+
+	// Payouts and their account holder verifications.
+	if s.Payouts != nil {
+		s.handle("POST /payouts", s.createPayout, needs(identity.PaymentsWrite), versioned)
+		s.handle("GET /payouts", s.listPayouts, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /payouts/{id}", s.getPayout, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /account-holder-verifications", s.listVerifications, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /account-holder-verifications/{id}", s.getVerification, needs(identity.PaymentsRead), versioned)
+		s.handle("POST /account-holder-verifications/{id}/approve", s.approveVerification, needs(identity.PaymentsWrite), versioned)
+		s.handle("POST /account-holder-verifications/{id}/reject", s.rejectVerification, needs(identity.PaymentsWrite), versioned)
+	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/payout"
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 )
@@ -59,6 +60,7 @@ type Deps struct {
 	Accounts      *ledger.Service    // Connect accounts and their transactions (the Accounts API)
 	Refunds       *refund.Service    // refunds of Connect payments
 	Channels      *channel.Service   // stablecoin deposit channels
+	Payouts       *payout.Service    // payouts and their account holder verifications
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.

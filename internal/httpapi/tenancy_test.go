@@ -74,6 +74,8 @@ type tenancyCase struct {
 	List     bool // a list: allowed callers find the resource in it, others do not
 	Legacy   bool // answers in the legacy error shape
 	Header   map[string]string
+
+	BodyOf func(r owned) any // the body, when it names the resource (else Body)
 }
 
 var tenancyCases = []tenancyCase{
@@ -139,7 +141,11 @@ func TestTenancyMatrix(t *testing.T) {
 			for _, rel := range relations {
 				t.Run(c.Route+"/"+rel.Name, func(t *testing.T) {
 					r := newResource(t, env, rel.Owner)
-					resp := env.Do(t, apptest.Request{Method: method(c.Route), Path: c.Path(r), Body: c.Body, Header: c.Header, Token: env.Token(t, rel.Caller)})
+					body := c.Body
+					if c.BodyOf != nil {
+						body = c.BodyOf(r)
+					}
+					resp := env.Do(t, apptest.Request{Method: method(c.Route), Path: c.Path(r), Body: body, Header: c.Header, Token: env.Token(t, rel.Caller)})
 					allowed := rel.Reads && (!c.Write || rel.Writes)
 					switch {
 					case c.List:
