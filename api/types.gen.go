@@ -212,6 +212,27 @@ func (e AccountTransactionType) Valid() bool {
 	}
 }
 
+// Defines values for AliasOrderStatus.
+const (
+	AliasOrderStatusCOMPLETED  AliasOrderStatus = "COMPLETED"
+	AliasOrderStatusFAILED     AliasOrderStatus = "FAILED"
+	AliasOrderStatusPROCESSING AliasOrderStatus = "PROCESSING"
+)
+
+// Valid indicates whether the value is a known member of the AliasOrderStatus enum.
+func (e AliasOrderStatus) Valid() bool {
+	switch e {
+	case AliasOrderStatusCOMPLETED:
+		return true
+	case AliasOrderStatusFAILED:
+		return true
+	case AliasOrderStatusPROCESSING:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for AmendmentInitiator.
 const (
 	AmendmentInitiatorCUSTOMER AmendmentInitiator = "CUSTOMER"
@@ -761,6 +782,21 @@ func (e LegacyPaymentRequestCurrencyCode) Valid() bool {
 	}
 }
 
+// Defines values for LinkMethod.
+const (
+	LinkMethodGET LinkMethod = "GET"
+)
+
+// Valid indicates whether the value is a known member of the LinkMethod enum.
+func (e LinkMethod) Valid() bool {
+	switch e {
+	case LinkMethodGET:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MandateStatus.
 const (
 	MandateStatusACTIVE    MandateStatus = "ACTIVE"
@@ -931,6 +967,7 @@ func (e PaymentStatus) Valid() bool {
 
 // Defines values for PaymentSystem.
 const (
+	PaymentSystemNPPPAYTOAU    PaymentSystem = "NPP_PAY_TO_AU"
 	PaymentSystemOPENBANKINGEU PaymentSystem = "OPEN_BANKING_EU"
 	PaymentSystemOPENBANKINGUK PaymentSystem = "OPEN_BANKING_UK"
 )
@@ -938,6 +975,8 @@ const (
 // Valid indicates whether the value is a known member of the PaymentSystem enum.
 func (e PaymentSystem) Valid() bool {
 	switch e {
+	case PaymentSystemNPPPAYTOAU:
+		return true
 	case PaymentSystemOPENBANKINGEU:
 		return true
 	case PaymentSystemOPENBANKINGUK:
@@ -976,13 +1015,16 @@ func (e PaymentType) Valid() bool {
 
 // Defines values for PayoutType.
 const (
-	PayoutTypePAYOUT PayoutType = "PAYOUT"
+	PayoutTypePAYOUT     PayoutType = "PAYOUT"
+	PayoutTypeSETTLEMENT PayoutType = "SETTLEMENT"
 )
 
 // Valid indicates whether the value is a known member of the PayoutType enum.
 func (e PayoutType) Valid() bool {
 	switch e {
 	case PayoutTypePAYOUT:
+		return true
+	case PayoutTypeSETTLEMENT:
 		return true
 	default:
 		return false
@@ -991,13 +1033,16 @@ func (e PayoutType) Valid() bool {
 
 // Defines values for PayoutRequestType.
 const (
-	PayoutRequestTypePAYOUT PayoutRequestType = "PAYOUT"
+	PayoutRequestTypePAYOUT     PayoutRequestType = "PAYOUT"
+	PayoutRequestTypeSETTLEMENT PayoutRequestType = "SETTLEMENT"
 )
 
 // Valid indicates whether the value is a known member of the PayoutRequestType enum.
 func (e PayoutRequestType) Valid() bool {
 	switch e {
 	case PayoutRequestTypePAYOUT:
+		return true
+	case PayoutRequestTypeSETTLEMENT:
 		return true
 	default:
 		return false
@@ -1232,6 +1277,7 @@ func (e TokenResponseTokenType) Valid() bool {
 // Defines values for TransferType.
 const (
 	TransferTypeFasterPayments            TransferType = "Faster Payments"
+	TransferTypeNPP                       TransferType = "NPP"
 	TransferTypeSEPACreditTransfer        TransferType = "SEPA Credit Transfer"
 	TransferTypeSEPAInstantCreditTransfer TransferType = "SEPA Instant Credit Transfer"
 	TransferTypeSWIFT                     TransferType = "SWIFT"
@@ -1241,6 +1287,8 @@ const (
 func (e TransferType) Valid() bool {
 	switch e {
 	case TransferTypeFasterPayments:
+		return true
+	case TransferTypeNPP:
 		return true
 	case TransferTypeSEPACreditTransfer:
 		return true
@@ -1325,6 +1373,51 @@ func (e HomeMode) Valid() bool {
 	case HomeModeProduction:
 		return true
 	case HomeModeSandbox:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListAccountAliasesParamsXServiceAPIVersion.
+const (
+	ListAccountAliasesParamsXServiceAPIVersionN1 ListAccountAliasesParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListAccountAliasesParamsXServiceAPIVersion enum.
+func (e ListAccountAliasesParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListAccountAliasesParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetAccountAliasParamsXServiceAPIVersion.
+const (
+	GetAccountAliasParamsXServiceAPIVersionN1 GetAccountAliasParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetAccountAliasParamsXServiceAPIVersion enum.
+func (e GetAccountAliasParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetAccountAliasParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for UpdateAccountAliasParamsXServiceAPIVersion.
+const (
+	UpdateAccountAliasParamsXServiceAPIVersionN1 UpdateAccountAliasParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the UpdateAccountAliasParamsXServiceAPIVersion enum.
+func (e UpdateAccountAliasParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case UpdateAccountAliasParamsXServiceAPIVersionN1:
 		return true
 	default:
 		return false
@@ -1460,6 +1553,24 @@ const (
 func (e RecallAmendmentParamsXServiceAPIVersion) Valid() bool {
 	switch e {
 	case RecallAmendmentParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListBanksParamsPaymentSystem.
+const (
+	ListBanksParamsPaymentSystemOPENBANKINGEU ListBanksParamsPaymentSystem = "OPEN_BANKING_EU"
+	ListBanksParamsPaymentSystemOPENBANKINGUK ListBanksParamsPaymentSystem = "OPEN_BANKING_UK"
+)
+
+// Valid indicates whether the value is a known member of the ListBanksParamsPaymentSystem enum.
+func (e ListBanksParamsPaymentSystem) Valid() bool {
+	switch e {
+	case ListBanksParamsPaymentSystemOPENBANKINGEU:
+		return true
+	case ListBanksParamsPaymentSystemOPENBANKINGUK:
 		return true
 	default:
 		return false
@@ -1673,6 +1784,66 @@ func (e SuspendMandateParamsXServiceAPIVersion) Valid() bool {
 	}
 }
 
+// Defines values for RotateNotificationSecretParamsXServiceAPIVersion.
+const (
+	RotateNotificationSecretParamsXServiceAPIVersionN1 RotateNotificationSecretParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the RotateNotificationSecretParamsXServiceAPIVersion enum.
+func (e RotateNotificationSecretParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case RotateNotificationSecretParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateAliasOrderParamsXServiceAPIVersion.
+const (
+	CreateAliasOrderParamsXServiceAPIVersionN1 CreateAliasOrderParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the CreateAliasOrderParamsXServiceAPIVersion enum.
+func (e CreateAliasOrderParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case CreateAliasOrderParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreateAliasOrderParamsXServiceTestingScenario.
+const (
+	CreateAliasOrderParamsXServiceTestingScenarioORDERNAMEDACCOUNTSFAILED CreateAliasOrderParamsXServiceTestingScenario = "ORDER_NAMED_ACCOUNTS_FAILED"
+)
+
+// Valid indicates whether the value is a known member of the CreateAliasOrderParamsXServiceTestingScenario enum.
+func (e CreateAliasOrderParamsXServiceTestingScenario) Valid() bool {
+	switch e {
+	case CreateAliasOrderParamsXServiceTestingScenarioORDERNAMEDACCOUNTSFAILED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetAliasOrderParamsXServiceAPIVersion.
+const (
+	GetAliasOrderParamsXServiceAPIVersionN1 GetAliasOrderParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetAliasOrderParamsXServiceAPIVersion enum.
+func (e GetAliasOrderParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetAliasOrderParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PayinParamsXServiceAPIVersion.
 const (
 	PayinParamsXServiceAPIVersionN1 PayinParamsXServiceAPIVersion = "1"
@@ -1850,6 +2021,81 @@ func (e GetRefundParamsXServiceAPIVersion) Valid() bool {
 	}
 }
 
+// Defines values for GetNotificationChaosParamsXServiceAPIVersion.
+const (
+	GetNotificationChaosParamsXServiceAPIVersionN1 GetNotificationChaosParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetNotificationChaosParamsXServiceAPIVersion enum.
+func (e GetNotificationChaosParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetNotificationChaosParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SetNotificationChaosParamsXServiceAPIVersion.
+const (
+	SetNotificationChaosParamsXServiceAPIVersionN1 SetNotificationChaosParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the SetNotificationChaosParamsXServiceAPIVersion enum.
+func (e SetNotificationChaosParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case SetNotificationChaosParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ResetSandboxParamsXServiceAPIVersion.
+const (
+	ResetSandboxParamsXServiceAPIVersionN1 ResetSandboxParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ResetSandboxParamsXServiceAPIVersion enum.
+func (e ResetSandboxParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ResetSandboxParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RestoreSandboxParamsXServiceAPIVersion.
+const (
+	RestoreSandboxParamsXServiceAPIVersionN1 RestoreSandboxParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the RestoreSandboxParamsXServiceAPIVersion enum.
+func (e RestoreSandboxParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case RestoreSandboxParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetSandboxSnapshotParamsXServiceAPIVersion.
+const (
+	GetSandboxSnapshotParamsXServiceAPIVersionN1 GetSandboxSnapshotParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the GetSandboxSnapshotParamsXServiceAPIVersion enum.
+func (e GetSandboxSnapshotParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case GetSandboxSnapshotParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetTransactionParamsXServiceAPIVersion.
 const (
 	GetTransactionParamsXServiceAPIVersionN1 GetTransactionParamsXServiceAPIVersion = "1"
@@ -1898,8 +2144,28 @@ type AccountStatus string
 // AccountType defines model for Account.Type.
 type AccountType string
 
+// AccountAlias A virtual IBAN of a Connect account.
+type AccountAlias struct {
+	AccountID string `json:"accountId"`
+
+	// Active false: funds sent to it bounce
+	Active    bool      `json:"active"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// IBAN valid mod-97 check digits; the account's country, length and bank code
+	IBAN    string `json:"iban"`
+	ID      string `json:"id"`
+	OrderID string `json:"orderId"`
+}
+
+// AccountAliasUpdate defines model for AccountAliasUpdate.
+type AccountAliasUpdate struct {
+	Active bool `json:"active"`
+}
+
 // AccountHolderVerification defines model for AccountHolderVerification.
 type AccountHolderVerification struct {
+	// UnderscoreLinks each link is {href, method}, as the contract's record shows
 	UnderscoreLinks   AccountHolderVerificationLinks `json:"_links"`
 	AccountHolderName AccountHolderName              `json:"accountHolderName"`
 
@@ -1914,13 +2180,13 @@ type AccountHolderVerification struct {
 	TransactionID string `json:"transactionId"`
 }
 
-// AccountHolderVerificationLinks defines model for AccountHolderVerification._links.
+// AccountHolderVerificationLinks each link is {href, method}, as the contract's record shows
 type AccountHolderVerificationLinks struct {
-	// Self /account-holder-verifications/{id}
-	Self string `json:"self"`
+	// Self GET /account-holder-verifications/{id}
+	Self Link `json:"self"`
 
-	// Transaction /payouts/{transactionId}
-	Transaction string `json:"transaction"`
+	// Transaction GET /payouts/{transactionId}
+	Transaction Link `json:"transaction"`
 }
 
 // AccountHolderName defines model for AccountHolderVerification.accountHolderName.
@@ -2020,6 +2286,43 @@ type AccountTransactionStatus string
 
 // AccountTransactionType defines model for AccountTransactionType.
 type AccountTransactionType string
+
+// AliasOrder An alias order; `completed` counts the aliases issued so far.
+type AliasOrder struct {
+	UnderscoreLinks AliasOrderLinks `json:"_links"`
+	AccountID       string          `json:"accountId"`
+	Completed       int64           `json:"completed"`
+
+	// CompletedAt null until COMPLETED (and for FAILED)
+	CompletedAt *time.Time       `json:"completedAt"`
+	CreatedAt   time.Time        `json:"createdAt"`
+	ID          string           `json:"id"`
+	Requested   int64            `json:"requested"`
+	Status      AliasOrderStatus `json:"status"`
+}
+
+// AliasOrderLinks defines model for AliasOrder._links.
+type AliasOrderLinks struct {
+	Aliases Link `json:"aliases"`
+	Self    Link `json:"self"`
+}
+
+// AliasOrderStatus defines model for AliasOrder.Status.
+type AliasOrderStatus string
+
+// AliasOrderCreated defines model for AliasOrderCreated.
+type AliasOrderCreated struct {
+	ID string `json:"id"`
+}
+
+// AliasOrderRequest defines model for AliasOrderRequest.
+type AliasOrderRequest struct {
+	// AccountID your ACTIVE Connect account the aliases are for
+	AccountID string `json:"accountId"`
+
+	// Count how many aliases (422 TOO_LOW / TOO_HIGH outside 1..1000)
+	Count int64 `json:"count"`
+}
 
 // Amendment A request to change a mandate's terms, answered by the payer.
 type Amendment struct {
@@ -2305,7 +2608,8 @@ type DropinCreated struct {
 // (OPEN_BANKING_EU) `beneficiary.iban` is required and `bank`/`checkoutCountries` name EU banks and
 // countries; for GBP (OPEN_BANKING_UK) `beneficiary.sortCode` and `beneficiary.accountNumber`.
 // `beneficiary` is required unless your customer has an ACTIVE Connect account in the currency, which
-// is then the beneficiary (docs/connect.md).
+// is then the beneficiary; the payment is expected on a Connect account only when it names none or that
+// account (docs/connect.md).
 type DropinRequest struct {
 	// Amount minor units
 	Amount int64 `json:"amount"`
@@ -2487,7 +2791,8 @@ type LegacyPaymentCreated struct {
 }
 
 // LegacyPaymentRequest The legacy payment request. Unknown fields are ignored. `beneficiary` is required unless your customer
-// has an ACTIVE Connect account in the currency, which is then the beneficiary (docs/connect.md).
+// has an ACTIVE Connect account in the currency, which is then the beneficiary; the payment is expected on
+// a Connect account only when it names none or that account (docs/connect.md).
 type LegacyPaymentRequest struct {
 	// Amount minor units
 	Amount int64 `json:"amount"`
@@ -2550,6 +2855,16 @@ type LegacySummaryDetail struct {
 	Label string `json:"label"`
 	Value string `json:"value"`
 }
+
+// Link defines model for Link.
+type Link struct {
+	// Href a path of this API
+	Href   string     `json:"href"`
+	Method LinkMethod `json:"method"`
+}
+
+// LinkMethod defines model for Link.Method.
+type LinkMethod string
 
 // Mandate A mandate.
 type Mandate struct {
@@ -2661,6 +2976,9 @@ type Notification struct {
 	// Body the JSON body exactly as signed and sent
 	Body json.RawMessage `json:"body"`
 
+	// Chaos sandbox chaos applied to it: delayed, reordered, completedAfterReceived (absent when none)
+	Chaos *[]string `json:"chaos,omitempty"`
+
 	// ClientID the application whose URL receives it and whose secret signs it
 	ClientID    string     `json:"clientId"`
 	CreatedAt   time.Time  `json:"createdAt"`
@@ -2689,10 +3007,13 @@ type Notification struct {
 
 // NotificationAttempt defines model for NotificationAttempt.
 type NotificationAttempt struct {
-	At        time.Time `json:"at"`
-	Error     *string   `json:"error,omitempty"`
-	LatencyMs float64   `json:"latencyMs"`
-	Number    int64     `json:"number"`
+	At time.Time `json:"at"`
+
+	// Chaos a delivery made by sandbox chaos: duplicate (absent for a normal attempt)
+	Chaos     *string `json:"chaos,omitempty"`
+	Error     *string `json:"error,omitempty"`
+	LatencyMs float64 `json:"latencyMs"`
+	Number    int64   `json:"number"`
 
 	// RequestBody the JSON body sent
 	RequestBody    json.RawMessage   `json:"requestBody"`
@@ -2709,6 +3030,54 @@ type NotificationAttempt struct {
 	URL     string `json:"url"`
 }
 
+// NotificationChaos The chaos settings of the caller's application and its secret rotation.
+type NotificationChaos struct {
+	// ClientID the caller's application
+	ClientID string `json:"clientId"`
+
+	// CompletedAfterReceivedPercent share of gateway COMPLETED notifications sent after the payment's payment_received (rule 1)
+	CompletedAfterReceivedPercent int64 `json:"completedAfterReceivedPercent"`
+
+	// DelayPercent share whose first attempt waits delaySeconds (sandbox clock)
+	DelayPercent int64 `json:"delayPercent"`
+
+	// DelaySeconds how long a delayed notification waits; required when delayPercent > 0
+	DelaySeconds int64 `json:"delaySeconds"`
+
+	// DuplicatePercent share delivered twice (the duplicate right after a success)
+	DuplicatePercent int64 `json:"duplicatePercent"`
+
+	// PreviousSecretValidUntil while a rotated-out secret still signs (X-Service-Signed)
+	PreviousSecretValidUntil *time.Time `json:"previousSecretValidUntil,omitempty"`
+
+	// ReorderPercent share held until a later notification of another payment is delivered
+	ReorderPercent int64 `json:"reorderPercent"`
+
+	// Seed seed of the choices: the same seed and ids give the same choices
+	Seed int64 `json:"seed"`
+}
+
+// NotificationChaosSettings An application's webhook chaos (sandbox). Every field defaults to 0.
+type NotificationChaosSettings struct {
+	// CompletedAfterReceivedPercent share of gateway COMPLETED notifications sent after the payment's payment_received (rule 1)
+	CompletedAfterReceivedPercent *int64 `json:"completedAfterReceivedPercent,omitempty"`
+
+	// DelayPercent share whose first attempt waits delaySeconds (sandbox clock)
+	DelayPercent *int64 `json:"delayPercent,omitempty"`
+
+	// DelaySeconds how long a delayed notification waits; required when delayPercent > 0
+	DelaySeconds *int64 `json:"delaySeconds,omitempty"`
+
+	// DuplicatePercent share delivered twice (the duplicate right after a success)
+	DuplicatePercent *int64 `json:"duplicatePercent,omitempty"`
+
+	// ReorderPercent share held until a later notification of another payment is delivered
+	ReorderPercent *int64 `json:"reorderPercent,omitempty"`
+
+	// Seed seed of the choices: the same seed and ids give the same choices
+	Seed *int64 `json:"seed,omitempty"`
+}
+
 // NotificationResume The answer of POST /notifications/resume.
 type NotificationResume struct {
 	// ClientID the caller's application
@@ -2718,8 +3087,30 @@ type NotificationResume struct {
 	Resumed bool `json:"resumed"`
 }
 
+// NotificationSecret defines model for NotificationSecret.
+type NotificationSecret struct {
+	ClientID string `json:"clientId"`
+
+	// NotificationSecret the new secret; shown once
+	NotificationSecret string `json:"notificationSecret"`
+
+	// PreviousSecretValidUntil until when the previous secret still signs X-Service-Signed
+	PreviousSecretValidUntil *time.Time `json:"previousSecretValidUntil,omitempty"`
+}
+
+// NotificationSecretRotation defines model for NotificationSecretRotation.
+type NotificationSecretRotation struct {
+	// OverlapSeconds how long the previous secret keeps signing (tenant clock); 0 ends it at once
+	OverlapSeconds int64 `json:"overlapSeconds"`
+}
+
 // NotificationStatus PENDING waits for its first attempt, a retry or the end of a pause; FAILED failed every retry.
 type NotificationStatus string
+
+// PageCursor An opaque position in a list (base64url, 40 characters), from the `next-cursor` header.
+//
+// Examples: AAZBBc6VUl4HD8Sp7UNOjpxR2mdrwbQgAAAAAgAA
+type PageCursor = string
 
 // Payer defines model for Payer.
 type Payer struct {
@@ -2733,14 +3124,16 @@ type Payer struct {
 
 // Payment The Global payment record (answer of POST /payments).
 type Payment struct {
-	Amount                int64                 `json:"amount"`
-	Beneficiary           Beneficiary           `json:"beneficiary"`
-	CreatedAt             time.Time             `json:"createdAt"`
-	Currency              string                `json:"currency"`
-	Device                *Device               `json:"device,omitempty"`
-	DisplayInfo           []DisplayInfo         `json:"displayInfo"`
-	ID                    string                `json:"id"`
-	InternalReference     *string               `json:"internalReference,omitempty"`
+	Amount            int64         `json:"amount"`
+	Beneficiary       Beneficiary   `json:"beneficiary"`
+	CreatedAt         time.Time     `json:"createdAt"`
+	Currency          string        `json:"currency"`
+	Device            *Device       `json:"device,omitempty"`
+	DisplayInfo       []DisplayInfo `json:"displayInfo"`
+	ID                string        `json:"id"`
+	InternalReference *string       `json:"internalReference,omitempty"`
+
+	// MandateID the mandate the payment was made against; null for none
 	MandateID             *string               `json:"mandateId"`
 	OpenBankingEU         *PaymentOpenBankingEU `json:"openBankingEU,omitempty"`
 	OpenBankingUK         *PaymentOpenBankingUK `json:"openBankingUK,omitempty"`
@@ -2748,8 +3141,10 @@ type Payment struct {
 	PaymentInitiationFlow PaymentInitiationFlow `json:"paymentInitiationFlow"`
 
 	// PaymentReference the reference given, or the one made up
-	PaymentReference string        `json:"paymentReference"`
-	PaymentSystem    PaymentSystem `json:"paymentSystem"`
+	PaymentReference string `json:"paymentReference"`
+
+	// PaymentSystem NPP_PAY_TO_AU (PayTo) only for payments against a mandate (`mandateId`).
+	PaymentSystem PaymentSystem `json:"paymentSystem"`
 
 	// Sender the paying account, null until the payer's bank reports it
 	Sender       *PaymentSender `json:"sender"`
@@ -2789,9 +3184,13 @@ type PaymentRedirect struct {
 
 // PaymentInitiationFlowDetails defines model for Payment.paymentInitiationFlow.details.
 type PaymentInitiationFlowDetails struct {
-	// Reason Examples: AWAITING_USER_REDIRECT
-	Reason   string          `json:"reason"`
-	Redirect PaymentRedirect `json:"redirect"`
+	// Reason AWAITING_USER_REDIRECT at creation; SUBMITTED_TO_BANK for a payment against a mandate; later the payment's status
+	//
+	// Examples: AWAITING_USER_REDIRECT, SUBMITTED_TO_BANK
+	Reason string `json:"reason"`
+
+	// Redirect where the payer is sent; null for a payment against a mandate (no payer step)
+	Redirect *PaymentRedirect `json:"redirect"`
 }
 
 // FlowStatus defines model for Payment.paymentInitiationFlow.status.
@@ -2811,10 +3210,25 @@ type PaymentSender struct {
 
 // PaymentCreateRequest Unknown fields are ignored. Every failing field is reported at once (422). `beneficiary` is required
 // (VALUE_REQUIRED) unless your customer has an ACTIVE Connect account in the currency: that account is
-// then the beneficiary (docs/connect.md). `paymentSystem` decides
+// then the beneficiary and the payment is expected on it (docs/connect.md); a beneficiary naming such an
+// account (its IBAN, or a GB account's sort code and account number) is expected on it too, any other
+// beneficiary makes an ordinary payment. `paymentSystem` decides
 // the rest: OPEN_BANKING_UK takes `currency` GBP, the `openBankingUK` object (not `openBankingEU`) and a
 // beneficiary `sortCode` and `accountNumber`; OPEN_BANKING_EU takes `currency` EUR, the `openBankingEU`
 // object (not `openBankingUK`) and a beneficiary `iban` (the `if`/`then`/`else` below).
+//
+// **A payment against a mandate** (`mandateId`, channel `api` only, else 400 INVALID_HTTP_HEADER) needs only
+// `mandateId`, `amount` and `internalReference`; `paymentReference`, `device`, `communication` and
+// `displayInfo` are optional; `currency` and `paymentSystem`, when given, must be the mandate's (PAYTO: AUD
+// and NPP_PAY_TO_AU; VRP: GBP and OPEN_BANKING_UK). `payer`, `beneficiary`, `openBankingEU`, `openBankingUK`
+// and `checkout` are FIELD_NOT_ALLOWED: the payer comes from the mandate, the receiving account is your
+// ACTIVE Connect account in the mandate's currency. There is no redirect: the payment goes straight to the
+// payer's bank (docs/mandates.md). 422 VALIDATION_FAILURE, every failing field listed:
+// `mandateId` INVALID_FORMAT (not a uuid), INVALID_VALUE (no mandate of yours, not ACTIVE, outside its
+// validity, or no ACTIVE Connect account in its currency); `currency` / `paymentSystem` INVALID_VALUE (not
+// the mandate's); `amount` TOO_HIGH (above a PAYTO mandate's `payTo.limits.payment.amount`);
+// `internalReference` VALUE_REQUIRED. 409 CONFLICT while an amendment of `validity.from` awaits the payer
+// on an unused mandate.
 type PaymentCreateRequest struct {
 	// Amount minor units; at most the server's maximum (default 10,000,000,000)
 	Amount        *int64         `json:"amount"`
@@ -2822,13 +3236,18 @@ type PaymentCreateRequest struct {
 	Checkout      *Checkout      `json:"checkout,omitempty"`
 	Communication *Communication `json:"communication,omitempty"`
 
-	// Currency ISO 4217; EUR for OPEN_BANKING_EU, GBP for OPEN_BANKING_UK
+	// Currency ISO 4217; EUR for OPEN_BANKING_EU, GBP for OPEN_BANKING_UK; with mandateId, the mandate's (may be left out)
 	//
 	// Examples: EUR
-	Currency          string         `json:"currency"`
+	Currency          string         `json:"currency,omitempty"`
 	Device            *Device        `json:"device,omitempty"`
 	DisplayInfo       *[]DisplayInfo `json:"displayInfo,omitempty"`
 	InternalReference *string        `json:"internalReference,omitempty"`
+
+	// MandateID A payment against this ACTIVE mandate of yours (docs/mandates.md): no payer step, no redirect.
+	// Example body: `{"mandateId": "0192f0c1-7a2b-7c3d-8e4f-5a6b7c8d9e0f", "amount": 2500, "internalReference": "invoice 42"}`
+	// (not among the request examples: a drawn example must name a mandate that exists).
+	MandateID *string `json:"mandateId,omitempty"`
 
 	// OpenBankingEU Required when paymentSystem is OPEN_BANKING_EU; not allowed otherwise.
 	OpenBankingEU *OpenBankingEURequest `json:"openBankingEU,omitempty"`
@@ -2838,8 +3257,10 @@ type PaymentCreateRequest struct {
 	Payer         *Payer                `json:"payer,omitempty"`
 
 	// PaymentReference Optional. Letters, digits, spaces and / - ? : ( ) . , ' + only; at most 140 characters (SEPA) or 18 (Faster Payments). One is made up when absent.
-	PaymentReference           *string       `json:"paymentReference,omitempty"`
-	PaymentSystem              PaymentSystem `json:"paymentSystem"`
+	PaymentReference *string `json:"paymentReference,omitempty"`
+
+	// PaymentSystem NPP_PAY_TO_AU (PayTo) only for payments against a mandate (`mandateId`).
+	PaymentSystem              PaymentSystem `json:"paymentSystem,omitempty"`
 	TermsAndConditionsAccepted *bool         `json:"termsAndConditionsAccepted,omitempty"`
 }
 
@@ -2906,7 +3327,7 @@ type OpenBankingUKRequest struct {
 
 // PaymentDetails The payment details record (GET /payments/{id} and the items of GET /payments).
 type PaymentDetails struct {
-	// Account the receiving account, derived from the beneficiary (stable id for the same details)
+	// Account the receiving account, derived from the beneficiary (stable id for the same details); for a payment expected on a Connect account, that account (docs/connect.md)
 	Account ReceivingAccount `json:"account"`
 	Active  bool             `json:"active"`
 	Amount  int64            `json:"amount"`
@@ -2923,9 +3344,11 @@ type PaymentDetails struct {
 	InternalReference string `json:"internalReference"`
 
 	// PaymentReference as given on creation (may be empty)
-	PaymentReference string        `json:"paymentReference"`
-	PaymentSystem    PaymentSystem `json:"paymentSystem"`
-	RefundAvailable  bool          `json:"refundAvailable"`
+	PaymentReference string `json:"paymentReference"`
+
+	// PaymentSystem NPP_PAY_TO_AU (PayTo) only for payments against a mandate (`mandateId`).
+	PaymentSystem   PaymentSystem `json:"paymentSystem"`
+	RefundAvailable bool          `json:"refundAvailable"`
 
 	// RefundNotAvailableCode Examples: PAYMENT_NOT_RECEIVED
 	RefundNotAvailableCode string `json:"refundNotAvailableCode"`
@@ -2943,7 +3366,7 @@ type PaymentDetails struct {
 	UpdatedAt       time.Time `json:"updatedAt"`
 }
 
-// ReceivingAccount the receiving account, derived from the beneficiary (stable id for the same details)
+// ReceivingAccount the receiving account, derived from the beneficiary (stable id for the same details); for a payment expected on a Connect account, that account (docs/connect.md)
 type ReceivingAccount struct {
 	AccountNumber string    `json:"accountNumber"`
 	Active        bool      `json:"active"`
@@ -3003,7 +3426,7 @@ type StatusUpdate struct {
 // PaymentStatus defines model for PaymentStatus.
 type PaymentStatus string
 
-// PaymentSystem defines model for PaymentSystem.
+// PaymentSystem NPP_PAY_TO_AU (PayTo) only for payments against a mandate (`mandateId`).
 type PaymentSystem string
 
 // PaymentType defines model for PaymentType.
@@ -3032,13 +3455,16 @@ type Payout struct {
 	CreatedAt   time.Time         `json:"createdAt"`
 
 	// Currency ISO 4217
-	Currency          string       `json:"currency"`
-	ID                string       `json:"id"`
-	InternalReference *string      `json:"internalReference,omitempty"`
-	PaymentReference  string       `json:"paymentReference"`
-	Status            PayoutStatus `json:"status"`
-	Type              PayoutType   `json:"type"`
-	UpdatedAt         time.Time    `json:"updatedAt"`
+	Currency          string  `json:"currency"`
+	ID                string  `json:"id"`
+	InternalReference *string `json:"internalReference,omitempty"`
+	PaymentReference  string  `json:"paymentReference"`
+
+	// SettledPayments SETTLEMENT payouts only (absent on a PAYOUT): the RECEIVED payments it moved to SETTLED, oldest first, each with its amount; empty until it completes (a FAILED or REJECTED one settles nothing). An extension of bankrail's (docs/decisions.md).
+	SettledPayments *[]SettledPayment `json:"settledPayments,omitempty"`
+	Status          PayoutStatus      `json:"status"`
+	Type            PayoutType        `json:"type"`
+	UpdatedAt       time.Time         `json:"updatedAt"`
 }
 
 // PayoutType defines model for Payout.Type.
@@ -3046,20 +3472,24 @@ type PayoutType string
 
 // PayoutBeneficiary defines model for PayoutBeneficiary.
 type PayoutBeneficiary struct {
-	// AccountIdentifiers iban, or sortCode and accountNumber (UK)
+	// AccountIdentifiers Either `iban`, or `sortCode` with `accountNumber` (a UK account), never both kinds. Without either:
+	// 422 `VALIDATION_FAILURE`, `VALUE_REQUIRED` on `beneficiary.accountIdentifiers.iban` (or on the missing one
+	// of `sortCode` and `accountNumber`); both kinds: `INVALID_VALUE` on `beneficiary.accountIdentifiers`.
 	AccountIdentifiers PayoutAccountIdentifiers `json:"accountIdentifiers"`
 	Name               string                   `json:"name"`
 }
 
-// PayoutAccountIdentifiers iban, or sortCode and accountNumber (UK)
+// PayoutAccountIdentifiers Either `iban`, or `sortCode` with `accountNumber` (a UK account), never both kinds. Without either:
+// 422 `VALIDATION_FAILURE`, `VALUE_REQUIRED` on `beneficiary.accountIdentifiers.iban` (or on the missing one
+// of `sortCode` and `accountNumber`); both kinds: `INVALID_VALUE` on `beneficiary.accountIdentifiers`.
 type PayoutAccountIdentifiers struct {
-	// AccountNumber 8 digits
+	// AccountNumber 8 digits; spaces are ignored (else 422 INVALID_FORMAT)
 	AccountNumber *string `json:"accountNumber,omitempty"`
 
-	// IBAN checked with its mod-97 checksum
+	// IBAN checked with its mod-97 checksum (422 CHECKSUM_FAILED)
 	IBAN *string `json:"iban,omitempty"`
 
-	// SortCode 6 digits (dashes and spaces ignored)
+	// SortCode 6 digits; dashes and spaces are ignored (else 422 INVALID_FORMAT)
 	SortCode *string `json:"sortCode,omitempty"`
 }
 
@@ -3077,11 +3507,11 @@ type PayoutRequest struct {
 	InternalReference *string      `json:"internalReference,omitempty"`
 	PaymentReference  string       `json:"paymentReference"`
 
-	// Type SETTLEMENT is not served yet
+	// Type SETTLEMENT also settles the account's RECEIVED payments, oldest first, as far as the amount covers them, once the payout completes
 	Type *PayoutRequestType `json:"type,omitempty"`
 }
 
-// PayoutRequestType SETTLEMENT is not served yet
+// PayoutRequestType SETTLEMENT also settles the account's RECEIVED payments, oldest first, as far as the amount covers them, once the payout completes
 type PayoutRequestType string
 
 // PayoutStatus defines model for PayoutStatus.
@@ -3254,6 +3684,25 @@ type SandboxMandateAuthoriseRequestOutcome string
 // SandboxOutcome A sandbox outcome; a `>` chain plays its moves in order, the part after `DELAYED_AT_BANK` is the bank's answer 2 minutes later.
 type SandboxOutcome string
 
+// SandboxState The answer of a reset or a restore.
+type SandboxState struct {
+	// Rows rows written
+	Rows int64 `json:"rows"`
+
+	// SchemaVersion the database's migration version
+	SchemaVersion int64 `json:"schemaVersion"`
+
+	// Tables tables written
+	Tables int64 `json:"tables"`
+}
+
+// SettledPayment A payment a SETTLEMENT payout settled (GET /payments/{paymentId} reads it, status SETTLED).
+type SettledPayment struct {
+	// Amount the payment's amount, minor units
+	Amount    int64  `json:"amount"`
+	PaymentID string `json:"paymentId"`
+}
+
 // SimulatedIncomingTransaction Incoming funds (POST /payin).
 type SimulatedIncomingTransaction struct {
 	Amount      SimulatedIncomingAmount      `json:"amount"`
@@ -3351,6 +3800,11 @@ type AmendmentID = string
 // APIVersion defines model for ApiVersion.
 type APIVersion string
 
+// Cursor An opaque position in a list (base64url, 40 characters), from the `next-cursor` header.
+//
+// Examples: AAZBBc6VUl4HD8Sp7UNOjpxR2mdrwbQgAAAAAgAA
+type Cursor = PageCursor
+
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
@@ -3407,6 +3861,11 @@ type ValidationFailure = Error
 
 // HomeLinks defines parameters for GetHome.
 type HomeLinks struct {
+	// Dashboard The web console (docs/dashboard.md), when this instance serves it
+	//
+	// Examples: /dashboard/
+	Dashboard *string `json:"dashboard,omitempty"`
+
 	// DemoPayment POST here to create a demo payment (sandbox with the demo merchant only)
 	//
 	// Examples: /sandbox/demo-payment
@@ -3443,6 +3902,47 @@ type HomeIndex struct {
 	// Version the build (sandbox only)
 	Version *string `json:"version,omitempty"`
 }
+
+// ListAccountAliasesParams defines parameters for ListAccountAliases.
+type ListAccountAliasesParams struct {
+	// OrderID only the aliases of this order
+	OrderID *string `form:"orderId,omitempty" json:"orderId,omitempty"`
+
+	// AccountID only the aliases of this account
+	AccountID *string `form:"accountId,omitempty" json:"accountId,omitempty"`
+	Page      *int64  `form:"page,omitempty" json:"page,omitempty"`
+	Limit     *int64  `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListAccountAliasesParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListAccountAliasesParamsXServiceAPIVersion defines parameters for ListAccountAliases.
+type ListAccountAliasesParamsXServiceAPIVersion string
+
+// GetAccountAliasParams defines parameters for GetAccountAlias.
+type GetAccountAliasParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetAccountAliasParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetAccountAliasParamsXServiceAPIVersion defines parameters for GetAccountAlias.
+type GetAccountAliasParamsXServiceAPIVersion string
+
+// UpdateAccountAliasParams defines parameters for UpdateAccountAlias.
+type UpdateAccountAliasParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion UpdateAccountAliasParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// UpdateAccountAliasParamsXServiceAPIVersion defines parameters for UpdateAccountAlias.
+type UpdateAccountAliasParamsXServiceAPIVersion string
 
 // ListAccountHolderVerificationsParams defines parameters for ListAccountHolderVerifications.
 type ListAccountHolderVerificationsParams struct {
@@ -3492,6 +3992,12 @@ type ListAccountsParams struct {
 	Page       *int64  `form:"page,omitempty" json:"page,omitempty"`
 	Limit      *int64  `form:"limit,omitempty" json:"limit,omitempty"`
 
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceAPIVersion ListAccountsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
 }
@@ -3516,6 +4022,12 @@ type ListAccountTransactionsParams struct {
 	CreatedAtLte *time.Time                `form:"createdAt[lte],omitempty" json:"createdAt[lte],omitempty"`
 	Page         *int64                    `form:"page,omitempty" json:"page,omitempty"`
 	Limit        *int64                    `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceAPIVersion ListAccountTransactionsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
@@ -3545,9 +4057,12 @@ type RecallAmendmentParamsXServiceAPIVersion string
 // ListBanksParams defines parameters for ListBanks.
 type ListBanksParams struct {
 	// Country ISO 3166-1 alpha-2, upper case; another value is 400 INVALID_QUERY_PARAM
-	Country       *CountryCode   `form:"country,omitempty" json:"country,omitempty"`
-	PaymentSystem *PaymentSystem `form:"paymentSystem,omitempty" json:"paymentSystem,omitempty"`
+	Country       *CountryCode                  `form:"country,omitempty" json:"country,omitempty"`
+	PaymentSystem *ListBanksParamsPaymentSystem `form:"paymentSystem,omitempty" json:"paymentSystem,omitempty"`
 }
+
+// ListBanksParamsPaymentSystem defines parameters for ListBanks.
+type ListBanksParamsPaymentSystem string
 
 // GetChannelPaymentParams defines parameters for GetChannelPayment.
 type GetChannelPaymentParams struct {
@@ -3564,6 +4079,12 @@ type ListChannelsParams struct {
 	CustomerID *string `form:"customerId,omitempty" json:"customerId,omitempty"`
 	Page       *int64  `form:"page,omitempty" json:"page,omitempty"`
 	Limit      *int64  `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceAPIVersion ListChannelsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
@@ -3594,6 +4115,12 @@ type GetChannelParamsXServiceAPIVersion string
 type ListChannelPaymentsParams struct {
 	Page  *int64 `form:"page,omitempty" json:"page,omitempty"`
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceAPIVersion ListChannelPaymentsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
@@ -3691,6 +4218,12 @@ type ListMandatesParams struct {
 	Page       *int64  `form:"page,omitempty" json:"page,omitempty"`
 	Limit      *int64  `form:"limit,omitempty" json:"limit,omitempty"`
 
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceAPIVersion ListMandatesParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
 }
@@ -3770,6 +4303,15 @@ type AnswerAtMockBankFormdataBody struct {
 	Token string `form:"token" json:"token"`
 }
 
+// RotateNotificationSecretParams defines parameters for RotateNotificationSecret.
+type RotateNotificationSecretParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion RotateNotificationSecretParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// RotateNotificationSecretParamsXServiceAPIVersion defines parameters for RotateNotificationSecret.
+type RotateNotificationSecretParamsXServiceAPIVersion string
+
 // ListNotificationsParams defines parameters for ListNotifications.
 type ListNotificationsParams struct {
 	PaymentID    *string             `form:"paymentId,omitempty" json:"paymentId,omitempty"`
@@ -3778,7 +4320,41 @@ type ListNotificationsParams struct {
 	CreatedAtLte *time.Time          `form:"createdAt[lte],omitempty" json:"createdAt[lte],omitempty"`
 	Page         *int64              `form:"page,omitempty" json:"page,omitempty"`
 	Limit        *int64              `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
+
+// CreateAliasOrderParams defines parameters for CreateAliasOrder.
+type CreateAliasOrderParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion CreateAliasOrderParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+
+	// IdempotencyKey 1 to 64 printable ASCII characters without spaces (`!` to `~`; a uuid is recommended). Empty, longer,
+	// another character or the header sent twice is 400 INVALID_HTTP_HEADER.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XServiceTestingScenario Sandbox only (400 INVALID_HTTP_HEADER in production): the order FAILS before it issues any alias.
+	XServiceTestingScenario *CreateAliasOrderParamsXServiceTestingScenario `json:"X-Service-Testing-Scenario,omitempty"`
+}
+
+// CreateAliasOrderParamsXServiceAPIVersion defines parameters for CreateAliasOrder.
+type CreateAliasOrderParamsXServiceAPIVersion string
+
+// CreateAliasOrderParamsXServiceTestingScenario defines parameters for CreateAliasOrder.
+type CreateAliasOrderParamsXServiceTestingScenario string
+
+// GetAliasOrderParams defines parameters for GetAliasOrder.
+type GetAliasOrderParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetAliasOrderParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetAliasOrderParamsXServiceAPIVersion defines parameters for GetAliasOrder.
+type GetAliasOrderParamsXServiceAPIVersion string
 
 // PayinParams defines parameters for Payin.
 type PayinParams struct {
@@ -3802,6 +4378,12 @@ type ListPaymentsParams struct {
 	CreatedAtLte *time.Time `form:"createdAt[lte],omitempty" json:"createdAt[lte],omitempty"`
 	Page         *int64     `form:"page,omitempty" json:"page,omitempty"`
 	Limit        *int64     `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // CreatePaymentParams defines parameters for CreatePayment.
@@ -3870,6 +4452,12 @@ type ListPayoutsParams struct {
 	Page         *int64        `form:"page,omitempty" json:"page,omitempty"`
 	Limit        *int64        `form:"limit,omitempty" json:"limit,omitempty"`
 
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceAPIVersion ListPayoutsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
 }
@@ -3920,6 +4508,12 @@ type ListReportsParams struct {
 	CustomerID *string `form:"customerId,omitempty" json:"customerId,omitempty"`
 	Page       *int64  `form:"page,omitempty" json:"page,omitempty"`
 	Limit      *int64  `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
 // ListSandboxInboxParams defines parameters for ListSandboxInbox.
@@ -3931,6 +4525,51 @@ type ListSandboxInboxParams struct {
 // ReceiveSandboxNotificationJSONBody defines parameters for ReceiveSandboxNotification.
 type ReceiveSandboxNotificationJSONBody = interface{}
 
+// GetNotificationChaosParams defines parameters for GetNotificationChaos.
+type GetNotificationChaosParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetNotificationChaosParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetNotificationChaosParamsXServiceAPIVersion defines parameters for GetNotificationChaos.
+type GetNotificationChaosParamsXServiceAPIVersion string
+
+// SetNotificationChaosParams defines parameters for SetNotificationChaos.
+type SetNotificationChaosParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion SetNotificationChaosParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// SetNotificationChaosParamsXServiceAPIVersion defines parameters for SetNotificationChaos.
+type SetNotificationChaosParamsXServiceAPIVersion string
+
+// ResetSandboxParams defines parameters for ResetSandbox.
+type ResetSandboxParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ResetSandboxParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ResetSandboxParamsXServiceAPIVersion defines parameters for ResetSandbox.
+type ResetSandboxParamsXServiceAPIVersion string
+
+// RestoreSandboxParams defines parameters for RestoreSandbox.
+type RestoreSandboxParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion RestoreSandboxParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// RestoreSandboxParamsXServiceAPIVersion defines parameters for RestoreSandbox.
+type RestoreSandboxParamsXServiceAPIVersion string
+
+// GetSandboxSnapshotParams defines parameters for GetSandboxSnapshot.
+type GetSandboxSnapshotParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion GetSandboxSnapshotParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// GetSandboxSnapshotParamsXServiceAPIVersion defines parameters for GetSandboxSnapshot.
+type GetSandboxSnapshotParamsXServiceAPIVersion string
+
 // GetTransactionParams defines parameters for GetTransaction.
 type GetTransactionParams struct {
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
@@ -3939,6 +4578,9 @@ type GetTransactionParams struct {
 
 // GetTransactionParamsXServiceAPIVersion defines parameters for GetTransaction.
 type GetTransactionParamsXServiceAPIVersion string
+
+// UpdateAccountAliasJSONRequestBody defines body for UpdateAccountAlias for application/json ContentType.
+type UpdateAccountAliasJSONRequestBody = AccountAliasUpdate
 
 // CreateChannelJSONRequestBody defines body for CreateChannel for application/json ContentType.
 type CreateChannelJSONRequestBody = ChannelCreateRequest
@@ -3967,11 +4609,17 @@ type CreateAmendmentJSONRequestBody = AmendmentRequest
 // AnswerAtMockBankFormdataRequestBody defines body for AnswerAtMockBank for application/x-www-form-urlencoded ContentType.
 type AnswerAtMockBankFormdataRequestBody AnswerAtMockBankFormdataBody
 
+// RotateNotificationSecretJSONRequestBody defines body for RotateNotificationSecret for application/json ContentType.
+type RotateNotificationSecretJSONRequestBody = NotificationSecretRotation
+
 // CreateTokenJSONRequestBody defines body for CreateToken for application/json ContentType.
 type CreateTokenJSONRequestBody = TokenRequest
 
 // CreateTokenFormdataRequestBody defines body for CreateToken for application/x-www-form-urlencoded ContentType.
 type CreateTokenFormdataRequestBody = TokenRequest
+
+// CreateAliasOrderJSONRequestBody defines body for CreateAliasOrder for application/json ContentType.
+type CreateAliasOrderJSONRequestBody = AliasOrderRequest
 
 // PayinJSONRequestBody defines body for Payin for application/json ContentType.
 type PayinJSONRequestBody = SimulatedIncomingTransaction
@@ -4011,6 +4659,9 @@ type ReceiveSandboxNotificationJSONRequestBody = ReceiveSandboxNotificationJSONB
 
 // AuthoriseSandboxMandateJSONRequestBody defines body for AuthoriseSandboxMandate for application/json ContentType.
 type AuthoriseSandboxMandateJSONRequestBody = SandboxMandateAuthoriseRequest
+
+// SetNotificationChaosJSONRequestBody defines body for SetNotificationChaos for application/json ContentType.
+type SetNotificationChaosJSONRequestBody = NotificationChaosSettings
 
 // AuthoriseSandboxPaymentJSONRequestBody defines body for AuthoriseSandboxPayment for application/json ContentType.
 type AuthoriseSandboxPaymentJSONRequestBody = SandboxAuthoriseRequest

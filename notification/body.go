@@ -2,7 +2,6 @@ package notification
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"time"
 )
@@ -83,16 +82,28 @@ type ConnectSender struct {
 	PayID         string `json:"payID,omitempty"`
 }
 
-// Notification is a decoded notification. Exactly one of Gateway and
-// Connect is set for those types; other types leave both nil and keep the
-// body in Raw.
+// Notification is a decoded notification. Body is its typed body, a
+// pointer to the struct of its type (see DecodeBody): switch on it, or on
+// Type. For convenience the body is also in the one field of its kind
+// (Gateway, Connect, Refund, ...), the others nil. The test notification and
+// types this package does not know leave Body nil; Raw always holds the
+// bytes received.
 type Notification struct {
-	ID      string    // X-Service-Notification-Id: deduplicate on it
-	Type    string    // X-Service-Type; empty for gateway
-	Timed   time.Time // X-Service-Timed (zero if unreadable)
-	Gateway *Gateway
-	Connect *Connect
-	Raw     json.RawMessage
+	ID    string    // X-Service-Notification-Id: deduplicate on it
+	Type  string    // X-Service-Type; empty for gateway
+	Timed time.Time // X-Service-Timed (zero if unreadable)
+	Body  any
+
+	Gateway                   *Gateway
+	Connect                   *Connect
+	Refund                    *Refund
+	Payout                    *Payout
+	AccountHolderVerification *AccountHolderVerification
+	Mandate                   *Mandate
+	ChannelPayment            *ChannelPayment
+	Report                    *Report
+
+	Raw json.RawMessage
 }
 
 // Parse decodes a notification without verifying it; use Verifier.Read or
@@ -100,21 +111,28 @@ type Notification struct {
 func Parse(h http.Header, body []byte) (Notification, error) {
 	n := Notification{ID: h.Get(HeaderNotificationID), Type: h.Get(HeaderType), Raw: json.RawMessage(body)}
 	n.Timed, _ = ParseTimed(h.Get(HeaderTimed))
-	var err error
-	switch n.Type {
-	case TypeGateway:
-		n.Gateway = new(Gateway)
-		err = json.Unmarshal(body, n.Gateway)
-	case TypePaymentReceived, TypePaymentNotReceived:
-		n.Connect = new(Connect)
-		err = json.Unmarshal(body, n.Connect)
-	default:
-		if !json.Valid(body) {
-			err = fmt.Errorf("invalid JSON")
-		}
-	}
+	b, err := DecodeBody(n.Type, body)
 	if err != nil {
-		return Notification{}, fmt.Errorf("notification: decode %q body: %w", n.Type, err)
+		return Notification{}, err
+	}
+	n.Body = b
+	switch b := b.(type) {
+	case *Gateway:
+		n.Gateway = b
+	case *Connect:
+		n.Connect = b
+	case *Refund:
+		n.Refund = b
+	case *Payout:
+		n.Payout = b
+	case *AccountHolderVerification:
+		n.AccountHolderVerification = b
+	case *Mandate:
+		n.Mandate = b
+	case *ChannelPayment:
+		n.ChannelPayment = b
+	case *Report:
+		n.Report = b
 	}
 	return n, nil
 }

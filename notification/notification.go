@@ -2,7 +2,9 @@
 // bankrail's signed notifications: it checks the X-Service-Signed signature
 // (HMAC-SHA256 of body + "|" + X-Service-Timed + "|" + version, keyed with the
 // application's notification secret), optionally checks that X-Service-Timed
-// is fresh, and decodes the body into typed structs.
+// is fresh, and decodes the body into the struct of its X-Service-Type
+// (Gateway, Connect, Refund, Payout, AccountHolderVerification, Mandate,
+// ChannelPayment, Report: see DecodeBody and Types).
 //
 // A receiver answers any 2xx status once it has stored the notification;
 // anything else (or no answer within 10 s) makes bankrail retry.
@@ -13,7 +15,10 @@
 //			http.Error(w, "bad notification", http.StatusBadRequest)
 //			return
 //		}
-//		if n.Gateway != nil { /* n.Gateway.Payment, n.Gateway.Status ... */ }
+//		switch b := n.Body.(type) { // the struct of n.Type (DecodeBody)
+//		case *notification.Gateway: /* b.Payment, b.Status ... */
+//		case *notification.Refund: /* b.Refund, b.Status ... */
+//		}
 //		w.WriteHeader(http.StatusNoContent)
 //	}
 package notification
@@ -41,6 +46,11 @@ const (
 	TimedLayout          = "20060102150405"
 	MaxBodyBytes         = 1 << 20 // what Read accepts
 )
+
+// HeaderSignedNext is sent only while a notification secret rotation
+// overlaps: X-Service-Signed is then signed with the previous secret and
+// X-Service-Signed-Next with the new one.
+const HeaderSignedNext = "X-Service-Signed-Next"
 
 // Errors of Verify and Read. Compare with errors.Is.
 var (
@@ -86,6 +96,9 @@ func VersionOf(userAgent string) string {
 // Verifier checks notifications for one application.
 type Verifier struct {
 	Secret string // the application's notification secret
+	// PreviousSecret, when set, is accepted too: during a secret rotation's
+	// overlap a receiver may hold either secret (see Verify).
+	PreviousSecret string
 	// MaxAge, when positive, rejects a notification whose X-Service-Timed is
 	// further than MaxAge from Now (either way). Leave it zero against a
 	// sandbox whose virtual clock has been moved forward.
@@ -95,13 +108,32 @@ type Verifier struct {
 
 // Verify checks the signature of body with the headers it came with, in
 // constant time, and the freshness of X-Service-Timed when MaxAge is set.
+//
+// During a secret rotation's overlap bankrail sends two signatures:
+// X-Service-Signed with the previous secret and X-Service-Signed-Next with
+// the new one. A notification is genuine when either signature matches
+// Secret or PreviousSecret, so a receiver holding the old secret, the new
+// one, or both, verifies it.
 func (v Verifier) Verify(h http.Header, body []byte) error {
 	signed, timed := h.Get(HeaderSigned), h.Get(HeaderTimed)
 	if signed == "" || timed == "" {
 		return ErrMissingHeader
 	}
-	want := Sign(v.Secret, body, timed, VersionOf(h.Get("User-Agent")))
-	if !hmac.Equal([]byte(want), []byte(strings.ToLower(signed))) {
+	version := VersionOf(h.Get("User-Agent"))
+	ok := false
+	secrets := []string{v.Secret}
+	if v.PreviousSecret != "" {
+		secrets = append(secrets, v.PreviousSecret)
+	}
+	for _, secret := range secrets {
+		want := []byte(Sign(secret, body, timed, version))
+		for _, got := range []string{signed, h.Get(HeaderSignedNext)} {
+			if got != "" && hmac.Equal(want, []byte(strings.ToLower(got))) {
+				ok = true
+			}
+		}
+	}
+	if !ok {
 		return ErrBadSignature
 	}
 	if v.MaxAge > 0 {

@@ -63,3 +63,27 @@ func TestVerify(t *testing.T) {
 		t.Fatalf("parse: %+v %v", n, err)
 	}
 }
+
+// During a secret rotation's overlap X-Service-Signed is signed with the
+// previous secret and X-Service-Signed-Next with the new one: a receiver
+// holding either (or both) verifies; a receiver holding neither does not.
+func TestVerifyDuringARotation(t *testing.T) {
+	body := []byte(`{"payment":"p1"}`)
+	timed := "20260601090000"
+	h := http.Header{}
+	h.Set(notification.HeaderTimed, timed)
+	h.Set(notification.HeaderSigned, notification.Sign("old", body, timed, "2.0"))
+	h.Set(notification.HeaderSignedNext, notification.Sign("new", body, timed, "2.0"))
+	for _, v := range []notification.Verifier{{Secret: "old"}, {Secret: "new"}, {Secret: "new", PreviousSecret: "old"}, {Secret: "other", PreviousSecret: "old"}} {
+		if err := v.Verify(h, body); err != nil {
+			t.Errorf("%+v: %v", v, err)
+		}
+	}
+	if err := (notification.Verifier{Secret: "other"}).Verify(h, body); !errors.Is(err, notification.ErrBadSignature) {
+		t.Fatalf("a stranger's secret: %v", err)
+	}
+	h.Del(notification.HeaderSignedNext)
+	if err := (notification.Verifier{Secret: "new"}).Verify(h, body); !errors.Is(err, notification.ErrBadSignature) {
+		t.Fatalf("the new secret against the old signature alone: %v", err)
+	}
+}

@@ -18,7 +18,8 @@ type Report struct {
 	Timestamp time.Time `json:"timestamp"`
 }
 
-// ReportBody decodes the body of a report_available notification.
+// ReportBody decodes the body of a report_available notification (n.Report
+// holds it too, when n came from Parse).
 func (n Notification) ReportBody() (Report, error) {
 	var r Report
 	if n.Type != TypeReportAvailable {

@@ -18,6 +18,14 @@
 // Two subcommands measure reports (see report.go and docs/reports.md):
 // "seed --payments N" fills an existing database, and "report --payments N"
 // measures the generation and download of a PAYMENTS report of N payments.
+//
+// "load" (load.go) drives many concurrent connections, like wrk, against a
+// bare Go net/http server and bankrail on SQLite and PostgreSQL, giving each
+// figure as a ratio to the bare server measured in the same run, and writes
+// docs/performance.md (see there for the figures and command lines).
+// "list" measures page 1 and deep pages of GET /payments at growing sizes;
+// "start" measures a fresh sandbox's start time, idle memory and peak
+// memory under concurrent sign-ins (start.go).
 package main
 
 import (
@@ -33,7 +41,6 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"runtime/pprof"
 	"time"
 
 	"github.com/bankrail/bankrail/internal/app"
@@ -49,6 +56,12 @@ func main() {
 			run = func() error { return runSeed(os.Args[2:]) }
 		case "report":
 			run = func() error { return runReport(os.Args[2:]) }
+		case "load":
+			run = func() error { return runLoad(os.Args[2:]) }
+		case "list":
+			run = func() error { return runList(os.Args[2:]) }
+		case "start":
+			run = func() error { return runStart(os.Args[2:]) }
 		}
 	}
 	if err := run(); err != nil {
@@ -120,17 +133,11 @@ func run() error {
 	}
 	defer ref.Close()
 
-	if o.cpuProfile != "" {
-		f, err := os.Create(o.cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := startCPUProfile(o.cpuProfile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	b := newBench(o, "http://"+a.Addr(), "http://"+ref.Addr())
 	if err := b.login(); err != nil {
 		return err

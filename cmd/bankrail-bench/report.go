@@ -17,17 +17,24 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
 )
 
 // reportUsage explains the report subcommands.
 const reportUsage = `bankrail-bench seed --payments N [--database-url URL | --data-dir DIR]
     inserts N payments of the sandbox demo merchant, spread over the last 90 days, into an
     existing database (so that a bankrail started on it has them)
-bankrail-bench report --payments N [--database-url URL] [--clients C] [--load 3s]
-    on a fresh database: seeds N payments, measures GET /payments/{id} unloaded, then asks for a
-    PAYMENTS report of all of them and measures its generation (rows/s), GET /payments/{id}
-    while it generates, the download (rows/s) and the process's peak RSS (VmHWM) from the
-    end of seeding on`
+bankrail-bench report --payments N [--database-url URL] [--clients C] [--load 3s] [--cpuprofile FILE]
+    on a fresh database: seeds N payments, measures GET /payments/{id} unloaded (before the
+    report and after it), then asks for a PAYMENTS report of all of them and measures its
+    generation (rows/s), GET /payments/{id} while it generates, the download (rows/s) and the
+    process's peak RSS (VmHWM) from the end of seeding on; on PostgreSQL on this machine, also
+    the CPU time of the database's backends during the generation (from /proc); --cpuprofile
+    writes a CPU profile of the generation alone; --reuse measures the database at
+    --database-url or --data-dir as it is (seeded before by seed: the same data for runs of two
+    builds one after the other), creating and dropping nothing`
 
 // reportOptions are the flags of seed and report.
 type reportOptions struct {
@@ -36,6 +43,8 @@ type reportOptions struct {
 	dataDir     string
 	clients     int
 	load        time.Duration
+	cpuProfile  string
+	reuse       bool
 }
 
 func parseReportFlags(cmd string, args []string) (reportOptions, error) {
@@ -47,6 +56,8 @@ func parseReportFlags(cmd string, args []string) (reportOptions, error) {
 	fs.StringVar(&o.dataDir, "data-dir", "", "seed: the SQLite data directory to fill (default: bankrail's)")
 	fs.IntVar(&o.clients, "clients", 4, "report: concurrent clients of GET /payments/{id}")
 	fs.DurationVar(&o.load, "load", 3*time.Second, "report: how long the unloaded GET /payments/{id} phase runs")
+	fs.BoolVar(&o.reuse, "reuse", false, "report: measure the existing database at --database-url or --data-dir (seeded by seed)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", os.Getenv("BANKRAIL_BENCH_CPU"), "report: write a CPU profile of the generation alone to this file")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -67,6 +78,9 @@ func runReport(args []string) error {
 	}
 	ctx := context.Background()
 	cfg, cleanup, err := benchConfig(ctx, o.databaseURL)
+	if o.reuse {
+		cfg, cleanup, err = existingConfig(o)
+	}
 	if err != nil {
 		return err
 	}
@@ -81,14 +95,21 @@ func runReport(args []string) error {
 	if cfg.UsesPostgres() {
 		engine = "PostgreSQL"
 	}
-	now := time.Now()
+	now := time.Now().Truncate(time.Second) // the report's dates are written to the second
 	start := time.Now()
-	if err := seedPayments(ctx, a, o.payments, now.Add(-time.Minute), cfg.UsesPostgres()); err != nil {
-		return err
-	}
-	fmt.Printf("bankrail-bench report: %s, %d payments seeded in %s\n", engine, o.payments, time.Since(start).Round(time.Millisecond))
-	if err := analyze(ctx, a, cfg.UsesPostgres()); err != nil {
-		return err
+	if o.reuse {
+		if o.payments, err = countPayments(ctx, a, now.Add(-91*24*time.Hour), now); err != nil {
+			return err
+		}
+		fmt.Printf("bankrail-bench report: %s, the existing database's %d payments of the last 91 days\n", engine, o.payments)
+	} else {
+		if err := seedPayments(ctx, a, o.payments, now.Add(-time.Minute), cfg.UsesPostgres()); err != nil {
+			return err
+		}
+		fmt.Printf("bankrail-bench report: %s, %d payments seeded in %s\n", engine, o.payments, time.Since(start).Round(time.Millisecond))
+		if err := analyze(ctx, a, cfg.UsesPostgres()); err != nil {
+			return err
+		}
 	}
 	b := newBench(options{clients: o.clients, rounds: 1, duration: o.load}, "http://"+a.Addr(), "")
 	if err := b.login(); err != nil { // before the reset: a sign-in's argon2id takes 64 MiB for a moment
@@ -108,19 +129,20 @@ func runReport(args []string) error {
 	body, _ := json.Marshal(map[string]string{"startDate": now.Add(-91 * 24 * time.Hour).UTC().Format(time.RFC3339),
 		"endDate": now.UTC().Format(time.RFC3339)})
 	// Alone: the report's generation with nothing else running.
-	if path := os.Getenv("BANKRAIL_BENCH_CPU"); path != "" { // a CPU profile of the generation
-		if f, err := os.Create(path); err == nil {
-			defer f.Close()
-			_ = pprof.StartCPUProfile(f)
-		}
+	stopProfile, err := startCPUProfile(o.cpuProfile) // a CPU profile of the generation alone
+	if err != nil {
+		return err
 	}
+	defer stopProfile() // on an early return; stopped below after the generation
+	db0 := databaseCPU(ctx, a, cfg.UsesPostgres())
 	cpu0, genStart := cpuTime(), time.Now()
 	id, err := b.generate(body, nil)
 	if err != nil {
 		return err
 	}
 	gen, genCPU := time.Since(genStart), cpuTime()-cpu0
-	pprof.StopCPUProfile()
+	genDBCPU := cpuSince(db0, databaseCPU(ctx, a, cfg.UsesPostgres()))
+	stopProfile()
 	// Under load: the same report again while clients read payments.
 	loaded := &sample{name: "GET /payments/{id} during generation"}
 	loadedStart := time.Now()
@@ -140,13 +162,20 @@ func runReport(args []string) error {
 	if rowsRead != o.payments {
 		return fmt.Errorf("the report has %d rows, want %d", rowsRead, o.payments)
 	}
+	// Unloaded again: the reference is both windows pooled, so that a
+	// neighbour's load that starts or stops meanwhile counts on both sides.
+	b.run(unloaded, o.load, b.getPayment)
 	u, l := unloaded.result(), loaded.result()
 	fmt.Printf("generation alone: %d rows in %s = %.0f rows/s; %.0f rows per CPU second of the process (polled every 100 ms)\n",
 		rowsRead, gen.Round(time.Millisecond), float64(rowsRead)/gen.Seconds(), float64(rowsRead)/genCPU.Seconds())
+	if genDBCPU > 0 {
+		fmt.Printf("generation alone, the database's side: %s of CPU in PostgreSQL's backends of this database; %.0f rows per CPU second of both processes\n",
+			genDBCPU.Round(time.Millisecond), float64(rowsRead)/(genCPU+genDBCPU).Seconds())
+	}
 	fmt.Printf("generation under load: %s = %.0f rows/s\n", genLoaded.Round(time.Millisecond), float64(rowsRead)/genLoaded.Seconds())
 	fmt.Printf("download: %d rows, %.1f MB in %s = %.0f rows/s; %.0f rows per CPU second (server and client)\n", rowsRead,
 		float64(bytesRead)/1e6, dl.Round(time.Millisecond), float64(rowsRead)/dl.Seconds(), float64(rowsRead)/dlCPU.Seconds())
-	fmt.Printf("GET /payments/{id}: %.0f req/s unloaded, %.0f req/s during generation: ratio %.2f (p50 %s -> %s)\n",
+	fmt.Printf("GET /payments/{id}: %.0f req/s unloaded (before and after), %.0f req/s during generation: ratio %.2f (p50 %s -> %s)\n",
 		u.rps(), l.rps(), l.rps()/max(u.rps(), 1), u.p50.Round(time.Microsecond), l.p50.Round(time.Microsecond))
 	fmt.Printf("peak RSS (VmHWM) of the process (server and benchmark client): %.1f MB after seeding, %.1f MB after generation, %.1f MB after download\n",
 		float64(base)/1e6, float64(genRSS)/1e6, float64(peakRSS())/1e6)
@@ -160,6 +189,26 @@ func runReport(args []string) error {
 	runtime.ReadMemStats(&ms)
 	fmt.Printf("Go heap: %.1f MB obtained from the OS, %.1f MB in use at the end\n", float64(ms.HeapSys)/1e6, float64(ms.HeapInuse)/1e6)
 	return nil
+}
+
+// existingConfig is the configuration of a run on the database of o, as
+// it is.
+func existingConfig(o reportOptions) (config.Config, func(), error) {
+	cfg := config.Default()
+	cfg.Addr, cfg.DatabaseURL, cfg.LogLevel = "127.0.0.1:0", o.databaseURL, "warn"
+	if o.dataDir != "" {
+		cfg.DataDir = o.dataDir
+	}
+	return cfg, func() {}, nil
+}
+
+// countPayments counts the payments created from from to to.
+func countPayments(ctx context.Context, a *app.App, from, to time.Time) (int, error) {
+	_, read := a.Store().Pools()
+	var n int
+	err := read.QueryRowContext(ctx, `SELECT COUNT(*) FROM payments WHERE created_at >= $1 AND created_at <= $2`,
+		from.UnixMicro(), to.UnixMicro()).Scan(&n)
+	return n, err
 }
 
 // generate asks for a report with body and waits until it is available,

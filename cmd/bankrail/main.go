@@ -27,6 +27,13 @@ Commands:
   keys          rotate token signing keys         (bankrail keys rotate --help)
   account       open, list, show Connect accounts (bankrail account --help)
 
+For merchant developers, against a running instance (docs/cli.md):
+  login         store a profile (URL, credentials) that the commands below use
+  trigger       create a payment and drive it to an outcome: bankrail trigger COMPLETED
+  notifications follow the delivery log live, forwarding to a local receiver:
+                bankrail notifications tail --forward-to http://localhost:4242/hook
+  sandbox       reset, snapshot, restore the sandbox; webhook chaos (bankrail sandbox --help)
+
 Every flag can also be set with an environment variable BANKRAIL_<NAME>
 (--database-url is BANKRAIL_DATABASE_URL). Flags win over the environment.
 
@@ -60,6 +67,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return version(stdout)
 	case "customer", "application", "user", "keys", "account":
 		return admin(ctx, cmd, rest, stdout, stderr)
+	case "sandbox":
+		return sandboxCmd(ctx, rest, stdout, stderr)
+	case "login":
+		return login(ctx, rest, stdout, stderr)
+	case "trigger":
+		return trigger(ctx, rest, stdout, stderr)
+	case "notifications":
+		return notifications(ctx, rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

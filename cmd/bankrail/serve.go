@@ -4,10 +4,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"runtime/debug"
+	"time"
 
 	"github.com/bankrail/bankrail/internal/app"
 	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/logbuf"
 )
 
 const serveHelp = `Usage: bankrail serve [flags]
@@ -24,11 +28,18 @@ Examples:
   bankrail serve --database-url postgres://postgres@127.0.0.1:5432/bankrail --mode production
 `
 
+// logInterval is how often buffered log lines are written (internal/logbuf):
+// a line of the access log reaches stderr at most this late, and a crash
+// loses at most this much of INFO lines; warnings and errors are written at
+// once, with every line before them.
+const logInterval = 100 * time.Millisecond
+
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg := config.Default()
 	fs := newFlagSet("serve", serveHelp)
 	storageFlags(fs, &cfg)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address host:port")
+	fs.StringVar(&cfg.AdminAddr, "admin-addr", cfg.AdminAddr, "opt-in listener of Go's pprof profiles at /debug/pprof/ for operators, e.g. 127.0.0.1:6060 (no authentication: never on a public network; empty: off)")
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "address payers and merchants see (default: derived from --addr)")
 	fs.StringVar(&cfg.Issuer, "issuer", cfg.Issuer, "JWT issuer, the same on every instance of a deployment (default: --public-url when set, else \""+config.DefaultIssuer+"\")")
 	fs.StringVar(&cfg.SeedFile, "seed", cfg.SeedFile, "JSON or YAML file of customers, applications and users to create or update")
@@ -37,18 +48,34 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.IdempotencyStrict, "idempotency-strict", cfg.IdempotencyStrict, "answer every Idempotency-Key reuse with 409")
 	fs.Int64Var(&cfg.MaxPaymentAmount, "max-payment-amount", cfg.MaxPaymentAmount, "largest payment amount in minor units")
 	fs.BoolVar(&cfg.TrustProxyHeaders, "trust-proxy-headers", cfg.TrustProxyHeaders, "take the client address from X-Forwarded-For (behind a proxy only)")
+	fs.BoolVar(&cfg.SandboxInstanceControls, "sandbox-instance-controls", cfg.SandboxInstanceControls,
+		"sandbox: let ADMIN users reset, snapshot and restore the whole instance (turn off on a sandbox shared by several teams)")
 	if err := parse(fs, args); err != nil {
 		return exitCode(fs, err, stdout, stderr)
 	}
-	log := newLogger(cfg, stderr)
+	out := logbuf.New(stderr, logInterval)
+	defer out.Close() // after the last line: "stopped" or the error
+	log := newLogger(cfg, out)
+	log = slog.New(out.Handler(log.Handler()))
 	ln, err := app.Listen(cfg.Addr) // first: a taken port changes nothing on disk
 	if err != nil {
 		fmt.Fprintln(stderr, "bankrail:", err)
 		return 1
 	}
+	var adminLn net.Listener
+	if cfg.AdminAddr != "" {
+		if adminLn, err = app.Listen(cfg.AdminAddr); err != nil {
+			ln.Close()
+			fmt.Fprintln(stderr, "bankrail:", err)
+			return 1
+		}
+	}
 	a, err := app.New(ctx, cfg, log, app.Options{})
 	if err != nil {
 		ln.Close()
+		if adminLn != nil {
+			adminLn.Close()
+		}
 		fmt.Fprintln(stderr, "bankrail:", err)
 		return 1
 	}
@@ -56,6 +83,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// that memory back now rather than when the runtime's scavenger gets to
 	// it, so that an idle instance is small from its first second.
 	debug.FreeOSMemory()
+	if adminLn != nil {
+		a.StartAdminOn(adminLn)
+	}
 	a.StartOn(ctx, ln)
 	fmt.Fprint(stdout, a.Banner())
 	waitErr := a.Wait(ctx)

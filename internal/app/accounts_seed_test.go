@@ -10,6 +10,7 @@ import (
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/internal/seed"
 )
 
@@ -51,7 +52,7 @@ func TestSeedAccountsAndDemoAccounts(t *testing.T) {
 		}
 		const shop = "5e000000-0000-4000-8000-0000000000c1"
 		list := func(a *app.App) []ledger.Account {
-			accts, total, err := a.Accounts().ListAccounts(ctx, shop, ledger.AccountFilter{})
+			accts, total, err := paging.Unpack(a.Accounts().ListAccounts(ctx, shop, ledger.AccountFilter{}))
 			if err != nil || total != 2 {
 				t.Fatalf("seeded accounts: %d %v", total, err)
 			}

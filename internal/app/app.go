@@ -5,15 +5,16 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/bankrail/bankrail/internal/alias"
 	"github.com/bankrail/bankrail/internal/auth"
 	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/channel"
@@ -23,6 +24,7 @@ import (
 	"github.com/bankrail/bankrail/internal/httpapi"
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/job"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/legacy"
 	"github.com/bankrail/bankrail/internal/mandate"
@@ -48,6 +50,16 @@ type Options struct {
 	// TimedMoves is how often the worker looks for due timed payment moves
 	// (abandonment, a delayed bank's answer); DefaultTimedMoves when zero.
 	TimedMoves time.Duration
+	// Transfers sends refunds out of the Connect accounts instead of the
+	// mode's sender (the mock bank in the sandbox, none in production).
+	Transfers bank.TransferSender
+	// RefundAnswerAfter is how long the sandbox's mock bank takes to answer
+	// a refund, on the tenant's clock; refund.SandboxAnswerAfter (at once)
+	// when zero.
+	RefundAnswerAfter time.Duration
+	// Jobs tunes the job worker (poll, lease, the lease's clock); the
+	// defaults of job.Config when zero.
+	Jobs job.Config
 }
 
 // ConnectTimeout bounds the first connection to the database at start: a
@@ -73,19 +85,25 @@ type App struct {
 	accounts *ledger.Service
 	refunds  *refund.Service
 	payouts  *payout.Service
+	aliases  *alias.Service
 	http     *httpapi.Server
+	jobs     *job.Worker
 
 	workers     []backgroundWorker // started by Start, stopped in reverse order by Shutdown
 	notify      *notify.Service
 	dispatcher  *dispatch.Dispatcher
 	workersOnce sync.Once
 
-	server   *http.Server
-	listener net.Listener
-	serveErr chan error
-	stopOnce sync.Once
+	server    *http.Server
+	listener  net.Listener
+	admin     *http.Server // --admin-addr: pprof (admin.go); nil when off
+	adminAddr string
+	serveErr  chan error
+	stopOnce  sync.Once
 
 	demo bool // the demo merchant is in use (sandbox, no seed)
+
+	inFlight atomic.Int64 // requests being answered (httpapi); report generations give way to them
 }
 
 // New opens the database, applies migrations and the seed, and builds every
@@ -195,9 +213,24 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		bank.Default(), a.clock, paymentCfg)
 	a.reports = report.NewService(report.Deps{Reports: a.store.Reports(), InTx: store.Transactor[report.Repos](a.store),
 		Data: a.store.ReportData(), Hierarchy: a.store, Accounts: report.LedgerAccounts{Ledger: a.store.Ledger()}, Banks: bank.Default(), Clock: a.clock,
-		Log: a.log.With("component", "reports")})
+		Log: a.log.With("component", "reports"), Busy: func() bool { return a.inFlight.Load() > 0 }})
+	a.aliases = alias.NewService(a.store.Aliases(), store.Transactor[alias.Repos](a.store), keyGuard, a.clock,
+		a.log.With("component", "aliases"))
+	a.accounts.UseAliases(alias.Resolver{Aliases: a.store.Aliases()})
 	a.payments.UseConnect(a.accounts)
-	if err := a.buildJobs(ctx, keyGuard); err != nil {
+	transfers := opts.Transfers
+	if transfers == nil && opts.RefundAnswerAfter > 0 && a.cfg.Mode == config.Sandbox {
+		transfers = refund.MockBank{Clock: a.clock, AnswerAfter: opts.RefundAnswerAfter}
+	}
+	connectors, err := bankConnectors(a.cfg.Mode, a.payments.Banks(), a.clock, transfers)
+	if err != nil {
+		return err
+	}
+	refundBank, _ := connectors.Transfers()
+	a.refunds = refund.NewService(refund.Deps{Refunds: a.store.Refunds(), Payments: a.store.Payments(), Accounts: a.store.Ledger(),
+		InTx: store.Transactor[refund.Repos](a.store), Keys: keyGuard, Clock: a.clock, Sandbox: a.cfg.Mode == config.Sandbox,
+		Bank: refundBank, Log: a.log.With("component", "refunds")})
+	if err := a.buildJobs(ctx, keyGuard, opts.Jobs); err != nil {
 		return err
 	}
 	interval := opts.TimedMoves
@@ -208,25 +241,26 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	mandates := mandate.NewService(a.store.Mandates(), a.store.Amendments(), store.Transactor[mandate.Repos](a.store), a.clock,
 		mandate.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount})
 	a.workers = append(a.workers, worker.NewPeriodic("timed mandate moves", interval, a.log, mandates.RunTimedMoves))
-	a.refunds = refund.NewService(a.store.Refunds(), a.store.Payments(), a.store.Ledger(), store.Transactor[refund.Repos](a.store),
-		keyGuard, a.clock, a.cfg.Mode == config.Sandbox)
+	a.payments.UseMandates(mandate.Payments{Service: mandates})
 	channels := channel.NewService(a.store.Channels(), a.store.ChannelPayments(), store.Transactor[channel.Repos](a.store), a.clock)
 	a.workers = append(a.workers, worker.NewPeriodic("timed channel moves", interval, a.log, channels.RunTimedMoves))
 	a.payouts = payout.NewService(a.store.Payouts(), store.Transactor[payout.Repos](a.store), keyGuard, a.clock,
 		a.cfg.Mode == config.Sandbox, a.log.With("component", "payouts"))
+	a.payouts.UseSettlement(a.payments.Lifecycle())
 	a.workers = append(a.workers, worker.NewPeriodic("payout verification expiry", interval, a.log, func(ctx context.Context) error {
 		_, err := a.payouts.RunExpiry(ctx)
 		return err
 	}))
 	a.buildNotifications(opts, reg)
-	connectors, err := bankConnectors(a.cfg.Mode, a.payments.Banks())
-	if err != nil {
-		return err
-	}
 	demo, err := a.demoMerchant(ctx)
 	if err != nil {
 		return fmt.Errorf("read the demo merchant: %w", err)
 	}
+	state, err := a.sandboxState(ctx)
+	if err != nil {
+		return err
+	}
+	settings := notify.NewSettings(a.store, a.clock)
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox,
 		Connectors: connectors})
@@ -243,6 +277,13 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Refunds:  a.refunds,
 		Channels: channels,
 		Payouts:  a.payouts,
+		Aliases:  a.aliases,
+
+		NotificationSettings: settings,
+		SandboxState:         state,
+
+		Dashboard: a.buildDashboard(mandates, channels, settings, state), // the web console, internal/dashboard
+		InFlight:  &a.inFlight,
 	})
 	return nil
 }
@@ -267,127 +308,3 @@ func (a *App) RotateSigningKey(ctx context.Context) (kid string, retired int, er
 	retired, err = keys.RetireSuperseded(ctx, a.cfg.AccessTokenTTL)
 	return kid, retired, err
 }
-
-// Refunds is the refund service.
-func (a *App) Refunds() *refund.Service { return a.refunds }
-
-// Payouts is the payout service.
-func (a *App) Payouts() *payout.Service { return a.payouts }
-
-// Accounts is the accounts service (for administration commands).
-func (a *App) Accounts() *ledger.Service { return a.accounts }
-
-// backgroundWorker is a task with an orderly stop.
-type backgroundWorker interface {
-	Start(ctx context.Context)
-	Stop()
-}
-
-// Handler is the HTTP handler (for tests that serve it themselves).
-func (a *App) Handler() http.Handler { return a.http }
-
-// Clock is the clock every rule follows.
-func (a *App) Clock() clock.Clock { return a.clock }
-
-// Store is the database (for tests and administration commands).
-func (a *App) Store() *store.Store { return a.store }
-
-// Identity is the identity service (for administration commands).
-func (a *App) Identity() *identity.Service { return a.identity }
-
-// Payments is the payment service.
-func (a *App) Payments() *payment.Service { return a.payments }
-
-// Start listens on cfg.Addr and serves until Shutdown, and starts the
-// background workers.
-func (a *App) Start(ctx context.Context) error {
-	ln, err := Listen(a.cfg.Addr)
-	if err != nil {
-		return err
-	}
-	a.StartOn(ctx, ln)
-	return nil
-}
-
-// Listen opens the listener of addr, with an error that says how to pick
-// another address. serve calls it before New, so that a taken port fails
-// before anything is migrated or seeded.
-func Listen(addr string) (net.Listener, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, fmt.Errorf("cannot listen on %s (%w); is another bankrail or program using it? Start on another address with --addr, e.g. --addr 127.0.0.1:0 for any free port", addr, err)
-	}
-	return ln, nil
-}
-
-// StartOn serves on ln until Shutdown, and starts the background workers.
-func (a *App) StartOn(ctx context.Context, ln net.Listener) {
-	a.listener = ln
-	a.server = &http.Server{
-		Handler:           a.http,
-		ReadHeaderTimeout: a.cfg.ReadHeaderTimeout,
-		ReadTimeout:       a.cfg.ReadTimeout,
-		WriteTimeout:      a.cfg.WriteTimeout,
-		IdleTimeout:       a.cfg.IdleTimeout,
-		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
-	}
-	a.StartWorkers(ctx)
-	a.serveErr = make(chan error, 1)
-	go func() {
-		err := a.server.Serve(ln)
-		if errors.Is(err, http.ErrServerClosed) {
-			err = nil
-		}
-		a.serveErr <- err
-	}()
-	a.log.Info("listening", "addr", "http://"+ln.Addr().String(), "public_url", a.cfg.PublicURL, "mode", a.cfg.Mode)
-}
-
-// StartWorkers starts the background workers once (sandbox clock and key
-// refresh, notification delivery). Start calls it; tests that serve Handler
-// themselves call it directly.
-func (a *App) StartWorkers(ctx context.Context) {
-	a.workersOnce.Do(func() {
-		for _, w := range a.workers {
-			w.Start(ctx)
-		}
-	})
-}
-
-// Addr is the address the server listens on (after Start).
-func (a *App) Addr() string { return a.listener.Addr().String() }
-
-// Wait blocks until the server stops on its own (an error) or ctx ends.
-func (a *App) Wait(ctx context.Context) error {
-	select {
-	case err := <-a.serveErr:
-		return err
-	case <-ctx.Done():
-		return nil
-	}
-}
-
-// Shutdown stops in order: stop accepting requests and finish those in
-// flight, stop the workers, close the database.
-func (a *App) Shutdown(ctx context.Context) error {
-	var err error
-	a.stopOnce.Do(func() {
-		if a.server != nil {
-			if e := a.server.Shutdown(ctx); e != nil {
-				err = errors.Join(err, fmt.Errorf("shut down http server: %w", e))
-			}
-		}
-		for i := len(a.workers) - 1; i >= 0; i-- {
-			a.workers[i].Stop()
-		}
-		err = errors.Join(err, a.store.Close())
-	})
-	return err
-}
-
-// Close releases the database without starting (for commands that only
-// migrate or administer).
-func (a *App) Close() error { return a.Shutdown(context.Background()) }
-
-// ShutdownTimeout is how long a graceful shutdown may take.
-func (a *App) ShutdownTimeout() time.Duration { return a.cfg.ShutdownTimeout }

@@ -57,9 +57,11 @@ func (a *App) Banner() string {
 }
 
 // demoPayment is the smallest payment a newcomer can create with the demo
-// merchant: 10.50 EUR to a test IBAN, paid through the hosted checkout.
+// merchant: 10.50 EUR to its EUR Connect account (so the money is expected
+// there: payment_received follows COMPLETED), paid through the hosted
+// checkout.
 const demoPayment = `{"currency":"EUR","amount":1050,"paymentSystem":"OPEN_BANKING_EU","openBankingEU":{"type":"GOODS"},` +
-	`"beneficiary":{"name":"Demo Shop","accountIdentifiers":{"iban":"DE89370400440532013000"}}}`
+	`"beneficiary":{"name":"Demo Shop","accountIdentifiers":{"iban":"` + seed.DemoEURIBAN + `"}}}`
 
 func isLoopback(host string) bool {
 	if host == "localhost" {

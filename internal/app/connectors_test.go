@@ -2,24 +2,41 @@ package app
 
 import (
 	"testing"
+	"time"
 
 	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/checkout"
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/refund"
 )
 
-// The sandbox reaches every bank through the mock banks; production reaches
-// none (no real connector exists yet).
+// The sandbox reaches every bank through the mock banks and sends refunds
+// through the mock bank; production reaches none and sends nothing (no real
+// connector exists yet), unless a sender is given.
 func TestBankConnectorsWiring(t *testing.T) {
 	t.Parallel()
 	banks := bank.Default().List(bank.Filter{})
-	sandbox, err := bankConnectors(config.Sandbox, bank.Default())
+	clk := clock.NewFake(time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC))
+	sandbox, err := bankConnectors(config.Sandbox, bank.Default(), clk, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	production, err := bankConnectors(config.Production, bank.Default())
+	production, err := bankConnectors(config.Production, bank.Default(), clk, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if s, ok := sandbox.Transfers(); !ok || s != (refund.MockBank{Clock: clk, AnswerAfter: refund.SandboxAnswerAfter}) {
+		t.Fatalf("sandbox sends refunds with %v", s)
+	}
+	if _, ok := production.Transfers(); ok {
+		t.Fatal("production sends refunds without a connector")
+	}
+	given := refund.MockBank{Clock: clk, AnswerAfter: time.Minute}
+	if withSender, err := bankConnectors(config.Production, bank.Default(), clk, given); err != nil {
+		t.Fatal(err)
+	} else if s, _ := withSender.Transfers(); s != given {
+		t.Fatalf("the given sender is not used: %v", s)
 	}
 	if sandbox.Len() != len(banks) || production.Len() != 0 {
 		t.Fatalf("sandbox reaches %d of %d banks, production %d", sandbox.Len(), len(banks), production.Len())

@@ -68,8 +68,9 @@ func TestStartPageDemoPaymentOpensItsCheckout(t *testing.T) {
 		t.Fatalf("demo payment: %d Location %q", resp.StatusCode, loc)
 	}
 	p, err := a.Payments().Get(ctx, seed.DemoCustomerID, m[1])
-	if err != nil || p.ClientID != seed.DemoClientID || p.Request.Amount == nil || *p.Request.Amount != 1050 {
-		t.Fatalf("the demo payment %+v: %v", p, err)
+	if err != nil || p.ClientID != seed.DemoClientID || p.Request.Amount == nil || *p.Request.Amount != 1050 ||
+		p.ConnectAccountID != seed.DemoEURAccountID {
+		t.Fatalf("the demo payment (expected on the demo EUR account) %+v: %v", p, err)
 	}
 	checkout, err := http.Get(srv.URL + loc[strings.Index(loc, "/checkout/"):]) // the public URL is the default address, not the test server
 	if err != nil {

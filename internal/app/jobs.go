@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/bankrail/bankrail/internal/alias"
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/job"
+	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 )
 
@@ -22,7 +24,7 @@ const (
 
 // buildJobs registers the job kinds, makes the job worker (woken when this
 // instance enqueues) and enqueues the first run of the periodic jobs.
-func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard) error {
+func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard, cfg job.Config) error {
 	kinds := job.NewRegistry()
 	queue := a.store.Jobs()
 	job.Register(kinds, kindPurgeIdempotencyKeys, func(ctx context.Context, _ struct{}) error {
@@ -40,7 +42,10 @@ func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard) error {
 		return a.enqueuePurge(ctx, queue, a.clock.Now().Add(purgeEvery))
 	})
 	job.Register(kinds, report.KindGenerate, a.reports.Generate)
-	w := job.NewWorker(queue, kinds, a.clock, a.log.With("component", "jobs"), job.Config{})
+	job.Register(kinds, alias.KindIssue, a.aliases.Issue)
+	job.Register(kinds, refund.KindSettle, a.refunds.Settle)
+	w := job.NewWorker(queue, kinds, a.clock, a.log.With("component", "jobs"), cfg)
+	a.jobs = w
 	a.store.OnJobsEnqueued(w.Wake)
 	if a.virtual != nil {
 		a.virtual.OnAdvance(w.Wake) // a tenant's advance may make its jobs due

@@ -15,6 +15,7 @@ import (
 func (a *App) buildNotifications(opts Options, reg prometheus.Registerer) {
 	d := opts.Dispatch
 	d.Guard = a.cfg.Mode == config.Production
+	d.Chaos = a.cfg.Mode == config.Sandbox
 	d.Metrics = dispatch.NewMetrics(reg, a.store.NotificationStats)
 	a.dispatcher = dispatch.New(a.store, a.clock, a.log.With("component", "notifications"), d)
 	a.notify = notify.NewService(a.store, a.dispatcher, a.clock)

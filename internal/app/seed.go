@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/seed"
 )
@@ -36,7 +37,9 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 		return err
 	}
 	if n == 0 {
-		if _, err := seed.ApplyWithAccounts(ctx, a.identity, a.accounts, seed.Demo(a.cfg.PublicURL)); err != nil {
+		// The demo's credentials are published: hashed at no cost.
+		public := identity.NewService(a.store, a.clock, identity.NewHasher(identity.PublicHashParams, 1))
+		if _, err := seed.ApplyWithAccounts(ctx, public, a.accounts, seed.Demo(a.cfg.PublicURL)); err != nil {
 			return fmt.Errorf("create demo merchant: %w", err)
 		}
 		a.log.Info("created the sandbox demo merchant", "client_id", seed.DemoClientID, "username", seed.DemoUsername)

@@ -93,6 +93,7 @@ var noValidCases = map[string]string{
 	"POST /sandbox/clock/advance":    "a valid advance moves the virtual clock past the token's expiry",
 	"POST /sandbox/inbox/{clientId}": "a notification without a valid signature is answered 400, as documented",
 	"POST /payin":                    "funds are taken only into the IBAN of an existing Connect account (422 otherwise), which the document cannot name",
+	"POST /sandbox/restore":          "a valid body is a snapshot file of this very instance (GET /sandbox/snapshot), which the document cannot give",
 }
 
 // documentedOperations lists the JSON operations of doc, sorted.

@@ -16,7 +16,9 @@ import (
 
 // pagePrefixes are the payer's HTML pages, served below these prefixes by
 // the pages' own router; their operations are documented (tag Payer pages).
-var pagePrefixes = []string{"/checkout/", "/mock-banks/"}
+// /dashboard/ is the web console (internal/dashboard): pages for people,
+// with no operation in the API document.
+var pagePrefixes = []string{"/checkout/", "/mock-banks/", "/dashboard/"}
 
 // unroutedPage is what the pages' router answers for a path or method it
 // does not route (internal/checkout).

@@ -45,11 +45,13 @@ type Connector interface {
 	Answer(ctx context.Context, a Authorisation, params url.Values) (Answer, error)
 }
 
-// Connectors maps banks (by id) to the connector that reaches each. The
-// zero value and nil have no connector: every lookup misses. It is built
+// Connectors maps banks (by id) to the connector that reaches each, and
+// holds the sender of transfers out of the Connect accounts (Transfers).
+// The zero value and nil have no connector: every lookup misses. It is built
 // once at start and read concurrently afterwards.
 type Connectors struct {
-	byBank map[string]Connector
+	byBank    map[string]Connector
+	transfers TransferSender // money out of the Connect accounts (transfer.go); nil: none
 }
 
 // NewConnectors returns a map without any connector.

@@ -101,7 +101,7 @@ func Confirm(ctx context.Context, r Repos, ch Channel, p Payment, at time.Time) 
 			return Payment{}, err
 		}
 	}
-	msg, err := message(ch, p, "channel_payment_completed")
+	msg, err := message(ch, p, EventCompleted)
 	if err != nil {
 		return Payment{}, err
 	}

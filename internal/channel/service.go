@@ -13,6 +13,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // MaxReferenceLength bounds endUser.reference.
@@ -57,11 +58,7 @@ type CreateInput struct {
 // now is the time on the clock of customerID's tenant, at the precision the
 // store keeps.
 func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
-	t, err := clock.For(ctx, s.clock, customerID)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("read the clock of customer %s: %w", customerID, err)
-	}
-	return t.UTC().Truncate(time.Microsecond), nil
+	return clock.StoredFor(ctx, s.clock, customerID)
 }
 
 func oneOf[T ~string](v string, set []T) bool {
@@ -133,7 +130,7 @@ func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Channel
 
 // List returns one page of the channels visible to viewerCustomerID and
 // the total.
-func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Channel, int, error) {
+func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilter) (paging.Page[Channel], error) {
 	return s.channels.List(ctx, viewerCustomerID, f)
 }
 
@@ -211,7 +208,7 @@ func (s *Service) Deposit(ctx context.Context, viewerCustomerID, channelID strin
 		if err := r.ChannelPayments().Create(ctx, p); err != nil {
 			return err
 		}
-		msg, err := message(ch, p, "channel_payment_detected")
+		msg, err := message(ch, p, EventDetected)
 		if err != nil {
 			return err
 		}
@@ -234,20 +231,21 @@ func (s *Service) Payment(ctx context.Context, viewerCustomerID, id string) (Pay
 }
 
 // Payments is one page of a channel's payments, oldest first (page and
-// limit already within the contract's bounds).
-func (s *Service) Payments(ctx context.Context, viewerCustomerID, channelID string, page, limit int) ([]Payment, error) {
+// limit already within the contract's bounds), or the page after position
+// after when set; without a total.
+func (s *Service) Payments(ctx context.Context, viewerCustomerID, channelID string, page, limit int, after *paging.Position) (paging.Page[Payment], error) {
 	ch, err := s.Get(ctx, viewerCustomerID, channelID)
 	if err != nil {
-		return nil, err
+		return paging.Page[Payment]{}, err
 	}
-	items, err := s.payments.List(ctx, ch.ID, (page-1)*limit, limit)
+	out, err := s.payments.List(ctx, ch.ID, page, limit, after)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
-	for i, p := range items {
-		if items[i], err = s.settle(ctx, p); err != nil {
-			return nil, err
+	for i, p := range out.Items {
+		if out.Items[i], err = s.settle(ctx, p); err != nil {
+			return paging.Page[Payment]{}, err
 		}
 	}
-	return items, nil
+	return out, nil
 }

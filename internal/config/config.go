@@ -25,6 +25,7 @@ const (
 // except the database URL, which String redacts.
 type Config struct {
 	Addr        string // listen address
+	AdminAddr   string // opt-in listener of /debug/pprof for operators; empty: none
 	PublicURL   string // address payers and merchants see; derived from Addr when empty
 	DataDir     string // SQLite file and local state
 	DatabaseURL string // postgres://... switches to PostgreSQL; empty means SQLite in DataDir
@@ -55,6 +56,11 @@ type Config struct {
 	MaxPaymentAmount  int64         // minor units
 
 	ClockRefresh time.Duration // how long an instance trusts a tenant's sandbox clock offset it read
+
+	// SandboxInstanceControls allows POST /sandbox/reset, GET /sandbox/snapshot
+	// and POST /sandbox/restore (to ADMIN users): off on a sandbox shared by
+	// several teams.
+	SandboxInstanceControls bool
 }
 
 // DefaultIssuer is the JWT issuer when neither --issuer nor --public-url is
@@ -85,6 +91,8 @@ func Default() Config {
 		IdempotencyTTL:        24 * time.Hour,
 		MaxPaymentAmount:      100_000_000_00, // 100 million in major units
 		ClockRefresh:          time.Second,
+
+		SandboxInstanceControls: true,
 	}
 }
 
@@ -119,6 +127,13 @@ func (c *Config) Validate() error {
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
 	if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		add("--public-url must be an http(s) URL, got %q", c.PublicURL)
+	}
+	if c.AdminAddr != "" {
+		if _, port, err := net.SplitHostPort(c.AdminAddr); err != nil {
+			add("--admin-addr must be host:port, got %q", c.AdminAddr)
+		} else if c.AdminAddr == c.Addr && port != "0" {
+			add("--admin-addr must differ from --addr: profiles are never served where the API is")
+		}
 	}
 	if c.DatabaseURL != "" && !c.UsesPostgres() {
 		add("--database-url must start with postgres:// or postgresql:// (leave it empty for SQLite in --data-dir)")

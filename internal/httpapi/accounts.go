@@ -11,8 +11,8 @@ import (
 
 // Filters of the Accounts API lists.
 var (
-	accountFilters     = []string{"currency", "customerId", "page", "limit"}
-	transactionFilters = []string{"type", "status", "createdAt[gte]", "createdAt[lte]", "page", "limit"}
+	accountFilters     = []string{"currency", "customerId", "page", "limit", "cursor"}
+	transactionFilters = []string{"type", "status", "createdAt[gte]", "createdAt[lte]", "page", "limit", "cursor"}
 )
 
 // listAccounts serves GET /accounts: the accounts the caller may see,
@@ -26,6 +26,9 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) error {
 	if f.Page, f.Limit, err = pageParams(q, ledger.DefaultPageLimit, ledger.MaxPageLimit); err != nil {
 		return err
 	}
+	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
+		return err
+	}
 	if f.Currency != "" {
 		if _, ok := iso.CurrencyOf(f.Currency); !ok {
 			return errs.E(errs.InvalidQueryParam, "currency %q is not an ISO 4217 currency code.", f.Currency)
@@ -34,15 +37,15 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) error {
 	if f.CustomerID, err = uuidParam(q, "customerId"); err != nil {
 		return err
 	}
-	items, total, err := s.Accounts.ListAccounts(r.Context(), principal(r).CustomerID, f)
+	pg, err := s.Accounts.ListAccounts(r.Context(), principal(r).CustomerID, f)
 	if err != nil {
 		return err
 	}
-	out := make([]api.Account, 0, len(items))
-	for _, a := range items {
+	out := make([]api.Account, 0, len(pg.Items))
+	for _, a := range pg.Items {
 		out = append(out, accountView(a))
 	}
-	writePage(w, out, f.Page, f.Limit, total)
+	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
 	return nil
 }
 
@@ -66,6 +69,9 @@ func (s *Server) listAccountTransactions(w http.ResponseWriter, r *http.Request)
 	if f.Page, f.Limit, err = pageParams(q, ledger.DefaultPageLimit, ledger.MaxPageLimit); err != nil {
 		return err
 	}
+	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
+		return err
+	}
 	if v := q.Get("type"); v != "" {
 		if f.Type = ledger.TxType(v); !validOf(f.Type, ledger.TxTypes) {
 			return errs.E(errs.InvalidQueryParam, "type %q is not a transaction type (e.g. GATEWAY_PAYMENT, REFUND).", v)
@@ -82,15 +88,15 @@ func (s *Server) listAccountTransactions(w http.ResponseWriter, r *http.Request)
 	if f.CreatedTo, err = timeParam(q.Get("createdAt[lte]"), "createdAt[lte]"); err != nil {
 		return err
 	}
-	items, total, err := s.Accounts.ListTransactions(r.Context(), principal(r).CustomerID, r.PathValue("id"), f)
+	pg, err := s.Accounts.ListTransactions(r.Context(), principal(r).CustomerID, r.PathValue("id"), f)
 	if err != nil {
 		return err
 	}
-	out := make([]api.AccountTransaction, 0, len(items))
-	for _, t := range items {
+	out := make([]api.AccountTransaction, 0, len(pg.Items))
+	for _, t := range pg.Items {
 		out = append(out, transactionView(t))
 	}
-	writePage(w, out, f.Page, f.Limit, total)
+	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
 	return nil
 }
 

@@ -6,13 +6,12 @@ import (
 
 	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/webguard"
 )
 
 // SignInAuditor writes the audit entry of a refused sign-in, which has no
 // unit of work of its own (the store implements it).
-type SignInAuditor interface {
-	RecordFailedSignIn(ctx context.Context, e audit.Entry, username, clientID string) error
-}
+type SignInAuditor = webguard.SignInAuditor
 
 // audited puts the pending audit entry of an authenticated request that may
 // change something (any method but GET and HEAD) into its context: the
@@ -24,12 +23,7 @@ func (s *Server) audited(r *http.Request, pattern string, rt route) *http.Reques
 	if rt.public || r.Method == http.MethodGet || r.Method == http.MethodHead {
 		return r
 	}
-	p := principal(r)
-	typ, id := audit.ResourceOfPath(pattern, r.PathValue)
-	ctx, _ := audit.With(r.Context(), audit.Entry{OccurredAt: s.clock.Now().UTC(), CustomerID: p.CustomerID,
-		ActorType: audit.ActorUser, ActorID: p.UserID, Action: pattern, ResourceType: typ, ResourceID: id,
-		RequestID: requestIDFrom(r.Context()), IP: s.clientAddr(r)})
-	return r.WithContext(ctx)
+	return webguard.Audited(r, pattern, principal(r), s.clock.Now(), requestIDFrom(r.Context()), s.clientAddr(r))
 }
 
 // signInAudited puts the pending audit entry of a grant into the request's

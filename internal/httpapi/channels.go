@@ -43,7 +43,7 @@ func (s *Server) getChannel(w http.ResponseWriter, r *http.Request) error {
 
 // listChannels serves GET /channels: newest first, with the paging headers.
 func (s *Server) listChannels(w http.ResponseWriter, r *http.Request) error {
-	q, err := listQuery(r, []string{"customerId", "page", "limit"})
+	q, err := listQuery(r, []string{"customerId", "page", "limit", "cursor"})
 	if err != nil {
 		return err
 	}
@@ -57,22 +57,26 @@ func (s *Server) listChannels(w http.ResponseWriter, r *http.Request) error {
 	if f.Limit, err = intParam(q.Get("limit"), "limit", channel.DefaultPageLimit, 1, channel.MaxPageLimit); err != nil {
 		return err
 	}
-	items, total, err := s.Channels.List(r.Context(), principal(r).CustomerID, f)
+	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
+		return err
+	}
+	pg, err := s.Channels.List(r.Context(), principal(r).CustomerID, f)
 	if err != nil {
 		return err
 	}
-	out := make([]api.Channel, 0, len(items))
-	for _, c := range items {
+	out := make([]api.Channel, 0, len(pg.Items))
+	for _, c := range pg.Items {
 		out = append(out, channelOf(c))
 	}
-	writePage(w, out, f.Page, f.Limit, total)
+	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
 	return nil
 }
 
 // listChannelPayments serves GET /channels/{id}/payments: the contract's
-// list, oldest first, page and limit 1..100.
+// list, oldest first, page and limit 1..100, without counts; next-cursor
+// and Link lead past page 100 (the cursor takes the place of page).
 func (s *Server) listChannelPayments(w http.ResponseWriter, r *http.Request) error {
-	q, err := listQuery(r, []string{"page", "limit"})
+	q, err := listQuery(r, []string{"page", "limit", "cursor"})
 	if err != nil {
 		return err
 	}
@@ -84,13 +88,20 @@ func (s *Server) listChannelPayments(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	items, err := s.Channels.Payments(r.Context(), principal(r).CustomerID, r.PathValue("id"), page, limit)
+	page, after, err := cursorParam(q, page)
 	if err != nil {
 		return err
 	}
-	out := make([]api.ChannelPayment, 0, len(items))
-	for _, p := range items {
+	pg, err := s.Channels.Payments(r.Context(), principal(r).CustomerID, r.PathValue("id"), page, limit, after)
+	if err != nil {
+		return err
+	}
+	out := make([]api.ChannelPayment, 0, len(pg.Items))
+	for _, p := range pg.Items {
 		out = append(out, channelPaymentOf(p))
+	}
+	if pg.Next != nil {
+		writeNext(w, r, encodeCursor(page+1, *pg.Next))
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/apptest"
 	"github.com/bankrail/bankrail/internal/channel"
+	"github.com/bankrail/bankrail/internal/event"
 	"github.com/bankrail/bankrail/notification"
 )
 
@@ -180,6 +182,9 @@ func TestChannelDepositFromDetectionToCredit(t *testing.T) {
 			n.Paid.Amount != "125.500000" || n.Paid.Currency != "USDC" || n.Credited != nil {
 			t.Fatalf("detected notification %+v", n)
 		}
+		if got := channelEvents(t, env, p.ID); got != "channel_payment_detected PROCESSING" {
+			t.Fatalf("event log at detection: %s", got)
+		}
 		// 59 s on the tenant's clock: still waiting for its confirmations.
 		advanceClock(t, env, token, 59)
 		if got := getChannelPayment(t, env, token, p.ID); got.Status != "PROCESSING" {
@@ -200,6 +205,9 @@ func TestChannelDepositFromDetectionToCredit(t *testing.T) {
 			done.Credited == nil || done.Credited.Amount != 11569 || done.Credited.Currency != "EUR" ||
 			done.Rate == nil || done.Rate.Value != "0.921834" || done.Rate.Pair != "USDC/EUR" {
 			t.Fatalf("confirmed deposit %+v (detected at %s)", done, p.Transaction.DetectedAt)
+		}
+		if got := channelEvents(t, env, p.ID); got != "channel_payment_detected PROCESSING,channel_payment_completed COMPLETED" {
+			t.Fatalf("event log at confirmation: %s", got)
 		}
 		if b := connectBalance(t, env, token, "EUR"); b != 11569 {
 			t.Fatalf("EUR balance %d, want 11569", b)
@@ -366,4 +374,20 @@ func TestChannelsAreOpenedOnlyInTheSandbox(t *testing.T) {
 	token := env.Token(t, apptest.Merchant)
 	env.Do(t, apptest.Request{Method: "POST", Path: "/channels", Token: token, Header: v1,
 		Body: channelBody("USDC", "ETH", "EUR")}).Error(t, 404, "RESOURCE_NOT_FOUND")
+}
+
+// channelEvents is the event log of a channel payment of the shop, oldest
+// first, as "type status" joined by commas.
+func channelEvents(t *testing.T, env *apptest.Env, id string) string {
+	t.Helper()
+	evs, err := env.App.Store().Events().List(context.Background(), apptest.ShopID,
+		event.Filter{SubjectType: channel.SubjectPayment, SubjectID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range evs {
+		out = append(out, e.Type+" "+e.Status)
+	}
+	return strings.Join(out, ",")
 }

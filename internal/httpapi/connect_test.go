@@ -269,3 +269,97 @@ func TestFundsBeforeTheBanksAnswer(t *testing.T) {
 		}
 	})
 }
+
+// A payment is expected on a Connect account only where its money goes
+// (docs/decisions.md): without a beneficiary (the oldest account in the
+// currency), or with a beneficiary that names the account: its IBAN in any
+// spelling (also a second account's), or the sort code and account number
+// of a GB account. A beneficiary that names another account is an ordinary
+// payment: no account in its details, no Connect move after COMPLETED (not
+// even for 2050), nothing to refund, and funds with its reference are a
+// MANUAL_CREDIT; on the legacy API too.
+func TestExpectedOnlyWhereTheMoneyGoes(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		main := openAccount(t, env, apptest.ShopID, "EUR", "main")
+		second := openAccount(t, env, apptest.ShopID, "EUR", "second")
+		uk := openAccount(t, env, apptest.ShopID, "GBP", "uk")
+		token := env.Token(t, apptest.Merchant)
+		rc := apptest.NewReceiver(t)
+		completed := map[string]string{scenarioHeader: "COMPLETED"}
+		to := func(b map[string]any, ids map[string]any) map[string]any {
+			return with(b, "beneficiary", map[string]any{"name": "Shop", "accountIdentifiers": ids})
+		}
+
+		// Named by IBAN, spaced and in lower case: the second account.
+		spaced := strings.ToLower(second.IBAN[:4] + " " + second.IBAN[4:12] + " " + second.IBAN[12:])
+		p := mustCreate(t, env, token, to(expectedBody(rc, 800, "Named 1"), map[string]any{"iban": spaced}), completed)
+		if n := connectNotes(t, rc, p.ID, 1)[0]; n.Status != "RECEIVED" {
+			t.Fatalf("named by IBAN: %+v", n)
+		}
+		if d := getDetails(t, env, token, p.ID); d.Account.ID != second.ID || d.Status != "RECEIVED" {
+			t.Fatalf("named by IBAN: %s on %+v", d.Status, d.Account)
+		}
+		if b := accountBalance(t, env, token, second.ID); b.Balance.Available != 800 {
+			t.Fatalf("second account %+v", b.Balance)
+		}
+		// Without a beneficiary: the oldest account.
+		p = mustCreate(t, env, token, expectedBody(rc, 900, "Unnamed 1"), nil)
+		if d := getDetails(t, env, token, p.ID); d.Account.ID != main.ID {
+			t.Fatalf("without a beneficiary: %+v", d.Account)
+		}
+		// A UK payment naming the GB account's sort code and account number.
+		ukPay := with(ukBody(), "beneficiary", map[string]any{"name": "Shop",
+			"accountIdentifiers": map[string]any{"sortCode": uk.IBAN[8:14], "accountNumber": uk.IBAN[14:22]}})
+		p = mustCreate(t, env, token, ukPay, nil)
+		if d := getDetails(t, env, token, p.ID); d.Account.ID != uk.ID {
+			t.Fatalf("UK identifiers of the account: %+v", d.Account)
+		}
+		p = mustCreate(t, env, token, ukBody(), nil) // another UK account
+		if d := getDetails(t, env, token, p.ID); d.Account.ID == uk.ID || d.RefundNotAvailableCode != "NO_CONNECT_ACCOUNT" {
+			t.Fatalf("another UK account: expected on %+v (%s)", d.Account, d.RefundNotAvailableCode)
+		}
+
+		// Another beneficiary: an ordinary payment.
+		elsewhere := to(expectedBody(rc, 1200, "Elsewhere 1"), map[string]any{"iban": "DE89370400440532013000"})
+		p = mustCreate(t, env, token, elsewhere, completed)
+		if notes := gatewayNotes(t, rc, p.ID, 2); notes != "PENDING/BANK_REDIRECT COMPLETED/COMPLETED" {
+			t.Fatalf("gateway notifications %s", notes)
+		}
+		magic := mustCreate(t, env, token, to(expectedBody(rc, 2050, "Elsewhere 2"), map[string]any{"iban": "DE89370400440532013000"}), completed)
+		gatewayNotes(t, rc, magic.ID, 2)
+		for _, id := range []string{p.ID, magic.ID} {
+			d := getDetails(t, env, token, id)
+			if d.Status != "COMPLETED" || d.Account.ID == main.ID || d.Account.IBAN != "DE89370400440532013000" || d.RefundAvailable ||
+				d.RefundNotAvailableCode != "NO_CONNECT_ACCOUNT" {
+				t.Fatalf("another beneficiary: %s on %+v, refund %v %q", d.Status, d.Account, d.RefundAvailable, d.RefundNotAvailableCode)
+			}
+		}
+		requestRefund(t, env, token, p.ID, map[string]any{"externalReference": "x"}, nil).Error(t, http.StatusConflict, "RESOURCE_NOT_MODIFIABLE")
+		if resp := payin(t, env, token, "ext-elsewhere", "Elsewhere 1", 1200, "EUR", main.IBAN); resp.Status != http.StatusAccepted {
+			t.Fatalf("payin: %d %s", resp.Status, resp.Body)
+		}
+		if txs := accountTransactions(t, env, token, main.ID); len(txs) != 1 || txs[0].Type != "MANUAL_CREDIT" || txs[0].PaymentID != nil {
+			t.Fatalf("funds of a payment not expected: %+v", txs)
+		}
+		if d := getDetails(t, env, token, p.ID); d.Status != "COMPLETED" {
+			t.Fatalf("funds moved a payment not expected: %s", d.Status)
+		}
+		for _, c := range rc.Got() {
+			if n := verify(t, c); n.Connect != nil && (n.Connect.Payment == p.ID || n.Connect.Payment == magic.ID) {
+				t.Fatalf("a Connect notification of a payment not expected: %+v", n.Connect)
+			}
+		}
+		// The legacy API: its beneficiary names another account.
+		legacy := mustCreateLegacy(t, env, token, legacyBody(), nil)
+		if d := getDetails(t, env, token, legacy.ID); d.Account.ID == main.ID || d.RefundNotAvailableCode != "NO_CONNECT_ACCOUNT" {
+			t.Fatalf("legacy payment to another account: expected on %+v", d.Account)
+		}
+		body := legacyBody()
+		body["beneficiary"] = map[string]any{"name": "Shop", "iban": main.IBAN}
+		legacy = mustCreateLegacy(t, env, token, body, nil)
+		if d := getDetails(t, env, token, legacy.ID); d.Account.ID != main.ID {
+			t.Fatalf("legacy payment to the account: %+v", d.Account)
+		}
+	})
+}

@@ -37,12 +37,15 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) error {
 		if demo {
 			idx.Links.DemoPayment = opt(demoPaymentPath)
 		}
+		if s.Dashboard != nil {
+			idx.Links.Dashboard = opt("/dashboard/")
+		}
 		writeJSON(w, http.StatusOK, idx)
 		return nil
 	}
 	var page bytes.Buffer
 	if err := homePage.Execute(&page, homeData{Sandbox: sandbox, Demo: demo, Version: s.Version,
-		GuidePath: legacyapi.GuidePath, DemoPath: demoPaymentPath}); err != nil {
+		GuidePath: legacyapi.GuidePath, DemoPath: demoPaymentPath, Dashboard: s.Dashboard != nil}); err != nil {
 		return err
 	}
 	h := w.Header()
@@ -103,6 +106,7 @@ type homeData struct {
 	Sandbox, Demo       bool
 	Version             string
 	GuidePath, DemoPath string
+	Dashboard           bool // the web console is served at /dashboard/
 }
 
 // homePage is the start page, in the checkout pages' style (their
@@ -132,10 +136,17 @@ var homePage = template.Must(template.New("home").Parse(`<!doctype html>
 <p class="hint">Its signed notification arrives in the sandbox inbox: <code>GET /sandbox/inbox</code> with the demo merchant's token (the start banner prints the commands).</p>
 </section>
 {{else if .Sandbox}}<p class="empty">This sandbox has no demo merchant (it was started with a seed file): create payments with <code>POST /payments</code> as one of your seeded merchants.</p>
+{{end}}{{if .Dashboard}}<section aria-labelledby="console">
+<h2 id="console">Dashboard</h2>
+<p>Look rather than curl: payments and their timelines, notifications and redelivery, payouts waiting for a decision, reports, accounts, mandates and their amendments, stablecoin channels, and your applications&#39; notification URL and secret{{if .Sandbox}}; the sandbox inbox, clock, webhook chaos and reset{{end}}.</p>
+<p><a class="button secondary" href="/dashboard/">Sign in to the dashboard</a></p>
+<p class="hint">With a user's username and password, the same as for the API's password grant{{if .Demo}}; the start banner prints the demo merchant's{{end}}.</p>
+</section>
 {{end}}<section aria-labelledby="dev">
 <h2 id="dev">For developers</h2>
 <ul>
 <li><a href="/openapi.json">OpenAPI document</a> (<code>/openapi.json</code>): every endpoint, request and answer</li>
+<li>This page as JSON, for a program: <code>GET /</code> with <code>Accept: application/json</code> (the same links)</li>
 <li><a href="{{.GuidePath}}">Migration guide</a> from the legacy Payments API to the Global API</li>
 <li><a href="/healthz">Health</a> and <a href="/readyz">readiness</a></li>
 </ul>
@@ -147,6 +158,7 @@ var homePage = template.Must(template.New("home").Parse(`<!doctype html>
 <li><code>docs/notifications.md</code>: signed notifications and how to verify them</li>
 <li><code>docs/legacy.md</code>: the legacy API and the embedded checkout</li>
 <li><code>docs/operations.md</code>: metrics and what to alert on</li>
+<li><code>docs/dashboard.md</code>: the dashboard, its pages and its sessions</li>
 </ul>
 </section>
 </main>

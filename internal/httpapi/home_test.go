@@ -116,7 +116,8 @@ func TestStartPageNegotiatesJSON(t *testing.T) {
 	}
 	var idx api.HomeIndex
 	env.Do(t, apptest.Request{Method: "GET", Path: "/", Header: map[string]string{"Accept": "application/json"}}).JSON(t, &idx)
-	if idx.Name != "bankrail" || idx.Mode != api.HomeModeSandbox || idx.Links.Openapi != "/openapi.json" || idx.Links.DemoPayment != nil || idx.Version == nil {
+	if idx.Name != "bankrail" || idx.Mode != api.HomeModeSandbox || idx.Links.Openapi != "/openapi.json" || idx.Links.DemoPayment != nil || idx.Version == nil ||
+		idx.Links.Dashboard == nil || *idx.Links.Dashboard != "/dashboard/" {
 		t.Errorf("sandbox index %+v", idx)
 	}
 	prod := apptest.New(t, apptest.Production)

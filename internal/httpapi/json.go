@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bankrail/bankrail/internal/errs"
 )
@@ -127,6 +128,9 @@ func decodeJSONBytes(body []byte, dst any) error {
 // fields, which the document lets through, are not looked at; nor are
 // fields of free-form JSON (json.RawMessage, any). body is valid JSON.
 func refuseNulls(body []byte, dst any) error {
+	if !bytes.Contains(body, nullLiteral) {
+		return nil // no null anywhere (a string holding "null" takes the long way)
+	}
 	var doc any
 	if err := json.Unmarshal(body, &doc); err != nil {
 		return errs.Wrap(errs.BadRequest, err, "Malformed JSON: %s.", err.Error())
@@ -138,6 +142,9 @@ func refuseNulls(body []byte, dst any) error {
 	nulls(&v, "", doc, reflect.TypeOf(dst))
 	return v.Err()
 }
+
+// nullLiteral is JSON's null, which every null value of a body is spelled as.
+var nullLiteral = []byte("null")
 
 // nulls adds a field error for every null in x, a decoded JSON value of
 // Go type t, below path.
@@ -225,13 +232,31 @@ func jsonPath(t reflect.Type, path string) string {
 }
 
 // fieldType is the type of the field that JSON name names in struct t
-// (promoted fields included), or nil.
+// (promoted fields included), or nil. Answers are kept per type and name:
+// walking a struct's visible fields is the dearest part of reading a body.
 func fieldType(t reflect.Type, name string) reflect.Type {
+	key := fieldKey{t, name}
+	if ft, ok := fieldTypes.Load(key); ok {
+		return ft.(reflect.Type)
+	}
 	for _, f := range reflect.VisibleFields(t) {
 		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if tag == name || tag == "" && strings.EqualFold(f.Name, name) {
+		if tag == name {
+			fieldTypes.Store(key, f.Type) // only the document's names: unknown ones, which clients choose, are not kept
+			return f.Type
+		}
+		if tag == "" && strings.EqualFold(f.Name, name) {
 			return f.Type
 		}
 	}
 	return nil
 }
+
+// fieldKey names a field of a struct type by its JSON name.
+type fieldKey struct {
+	t    reflect.Type
+	name string
+}
+
+// fieldTypes caches fieldType's answers (fieldKey to reflect.Type).
+var fieldTypes sync.Map

@@ -12,7 +12,7 @@ import (
 )
 
 // mandateFilters are the query parameters of GET /mandates.
-var mandateFilters = []string{"status", "type", "customerId", "page", "limit"}
+var mandateFilters = []string{"status", "type", "customerId", "page", "limit", "cursor"}
 
 // createMandate serves POST /mandates (sandbox): 201 with the REQUESTED
 // mandate and a Location header. In production it is 404 (the route stays
@@ -70,15 +70,18 @@ func (s *Server) listMandates(w http.ResponseWriter, r *http.Request) error {
 	if f.Limit, err = intParam(q.Get("limit"), "limit", mandate.DefaultPageLimit, 1, mandate.MaxPageLimit); err != nil {
 		return err
 	}
-	items, total, err := s.Mandates.List(r.Context(), principal(r).CustomerID, f)
+	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
+		return err
+	}
+	pg, err := s.Mandates.List(r.Context(), principal(r).CustomerID, f)
 	if err != nil {
 		return err
 	}
-	out := make([]api.Mandate, 0, len(items))
-	for _, m := range items {
+	out := make([]api.Mandate, 0, len(pg.Items))
+	for _, m := range pg.Items {
 		out = append(out, s.mandateOf(m))
 	}
-	writePage(w, out, f.Page, f.Limit, total)
+	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
 	return nil
 }
 

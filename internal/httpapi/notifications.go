@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -21,6 +22,10 @@ func notificationOf(n notify.Notification, attempts []notify.Attempt) api.Notifi
 	if j.Type == "" {
 		j.Type = "gateway"
 	}
+	if n.ChaosMarks != "" {
+		marks := strings.Split(n.ChaosMarks, ",")
+		j.Chaos = &marks
+	}
 	if n.Status == notify.Pending {
 		next := n.NextAttemptAt
 		j.NextAttemptAt = &next
@@ -35,6 +40,7 @@ func notificationOf(n notify.Notification, attempts []notify.Attempt) api.Notifi
 			at := api.NotificationAttempt{Number: int64(a.Number), At: a.At, URL: a.URL, RequestHeaders: a.RequestHeaders,
 				RequestBody: a.RequestBody, ResponseBody: opt(a.ResponseBody),
 				LatencyMs: float64(a.Latency.Microseconds()) / 1000, Error: opt(a.Error), Success: a.Success}
+			at.Chaos = opt(a.Chaos)
 			if a.ResponseStatus != 0 {
 				status := int64(a.ResponseStatus)
 				at.ResponseStatus = &status
@@ -75,7 +81,7 @@ func (s *Server) listNotifications(w http.ResponseWriter, r *http.Request) error
 	for _, n := range page.Items {
 		items = append(items, notificationOf(n, nil))
 	}
-	writePage(w, items, page.Page, page.Limit, page.TotalItems)
+	writeList(w, r, items, page.Page, page.Limit, page.TotalItems, page.Next)
 	return nil
 }
 
@@ -105,7 +111,10 @@ func notificationFilter(r *http.Request) (notify.Filter, error) {
 			*dst = t
 		}
 	}
-	f.Page, f.Limit, err = pageParams(q, notify.DefaultLimit, notify.MaxLimit)
+	if f.Page, f.Limit, err = pageParams(q, notify.DefaultLimit, notify.MaxLimit); err != nil {
+		return f, err
+	}
+	f.Page, f.After, err = cursorParam(q, f.Page)
 	return f, err
 }
 

@@ -1,8 +1,18 @@
 package httpapi
 
 import (
+	"encoding/base64"
+	"encoding/binary"
+	"math"
 	"net/http"
+	"net/url"
 	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // writePage writes one page of a list: the items as JSON with the paging
@@ -14,4 +24,70 @@ func writePage[T any](w http.ResponseWriter, items []T, page, limit, total int) 
 	h.Set("page-count", strconv.Itoa((total+limit-1)/limit))
 	h.Set("total-items", strconv.Itoa(total))
 	writeJSON(w, http.StatusOK, items)
+}
+
+// writeList writes one page of a list with its paging headers and, when
+// next is set (a page follows), the next-cursor and Link headers of the
+// page after it.
+func writeList[T any](w http.ResponseWriter, r *http.Request, items []T, page, limit, total int, next *paging.Position) {
+	if next != nil {
+		writeNext(w, r, encodeCursor(page+1, *next))
+	}
+	writePage(w, items, page, limit, total)
+}
+
+// A cursor is a position in a list's order (createdAt, then id) and the
+// number of the page that starts after it: 8 bytes of Unix microseconds,
+// the 16 bytes of a uuid, 4 bytes of page number and 2 reserved, in
+// base64url (40 characters). Every string of that form is a position (a
+// crafted one is merely a place in the order; what a list shows is still
+// limited to what the caller may see), so the document's pattern is the
+// whole rule. Every list takes one (the cursor parameter).
+const cursorLength = 40
+
+// encodeCursor makes the cursor of the page numbered page, after at.
+func encodeCursor(page int, at paging.Position) string {
+	var b [30]byte
+	binary.BigEndian.PutUint64(b[0:8], uint64(at.CreatedAt.UnixMicro()))
+	u, _ := uuid.Parse(at.ID)
+	copy(b[8:24], u[:])
+	binary.BigEndian.PutUint32(b[24:28], uint32(min(max(page, 1), math.MaxInt32)))
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// decodeCursor reads a cursor: the page number and the position it carries.
+func decodeCursor(s string) (int, paging.Position, error) {
+	b, derr := base64.RawURLEncoding.DecodeString(s)
+	if len(s) != cursorLength || derr != nil || len(b) != 30 {
+		return 0, paging.Position{}, errs.E(errs.InvalidQueryParam,
+			"cursor %q is not a cursor of this list: pass the next-cursor header of a previous page as it is.", s)
+	}
+	u, _ := uuid.FromBytes(b[8:24])
+	page := int(min(max(binary.BigEndian.Uint32(b[24:28]), 1), math.MaxInt32))
+	return page, paging.Position{CreatedAt: time.UnixMicro(int64(binary.BigEndian.Uint64(b[0:8]))).UTC(), ID: u.String()}, nil
+}
+
+// cursorParam reads the optional cursor parameter of a list: without one,
+// page as given and no position; with one, the page number and the
+// position it carries (the page after it; a page parameter is ignored).
+func cursorParam(q url.Values, page int) (int, *paging.Position, error) {
+	c := q.Get("cursor")
+	if c == "" {
+		return page, nil, nil
+	}
+	n, at, err := decodeCursor(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	return n, &at, nil
+}
+
+// writeNext sets the headers that lead to the next page: next-cursor, and
+// a Link of rel "next" to this request with the cursor in place of page.
+func writeNext(w http.ResponseWriter, r *http.Request, cursor string) {
+	q := r.URL.Query()
+	q.Del("page")
+	q.Set("cursor", cursor)
+	w.Header().Set("next-cursor", cursor)
+	w.Header().Set("Link", "<"+r.URL.Path+"?"+q.Encode()+`>; rel="next"`)
 }

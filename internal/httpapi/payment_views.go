@@ -38,7 +38,7 @@ func (s *Server) recordOf(p payment.Payment) api.Payment {
 	redirect := s.Payments.RedirectOf(p)
 	rec.PaymentInitiationFlow = api.PaymentInitiationFlow{Status: api.FlowStatus(p.Status.Flow()),
 		Details: api.PaymentInitiationFlowDetails{Reason: flowReason(p.Status),
-			Redirect: api.PaymentRedirect{URL: redirect.URL, DirectURL: redirect.DirectURL}}}
+			Redirect: &api.PaymentRedirect{URL: redirect.URL, DirectURL: redirect.DirectURL}}}
 	return rec
 }
 

@@ -40,6 +40,9 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 	}
 	in.Request = wire.CreateRequest(body)
 	in.Channel = channel
+	if body.MandateID != nil {
+		return s.createMandatePayment(w, r, in) // mandates_payments.go
+	}
 	resp, err := s.Payments.Create(r.Context(), in, render(s.recordOf))
 	if err != nil {
 		return err
@@ -126,38 +129,40 @@ func idempotencyKey(r *http.Request) (string, error) {
 
 // getPayment serves GET /payments/{id}: the details record.
 func (s *Server) getPayment(w http.ResponseWriter, r *http.Request) error {
-	p, err := s.Payments.Get(r.Context(), principal(r).CustomerID, r.PathValue("id"))
+	it, err := s.Payments.GetDetails(r.Context(), principal(r).CustomerID, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	d := s.detailsOf(p)
-	if s.Refunds != nil { // the whole refund rule: what is left, what the account holds
-		ra, err := s.Refunds.Refundability(r.Context(), p)
-		if err != nil {
-			return err
-		}
-		d.RefundAvailable, d.RefundNotAvailableCode, d.RefundNotAvailableReason = ra.Available, ra.Code, ra.Reason
+	d := s.detailsOf(it.Payment)
+	if s.Refunds != nil { // the whole refund rule: what is left, what the account holds (read with the payment)
+		d.RefundAvailable, d.RefundNotAvailableCode, d.RefundNotAvailableReason = it.Refund.Available, it.Refund.Code, it.Refund.Reason
 	}
 	writeJSON(w, http.StatusOK, d)
 	return nil
 }
 
 // listPayments serves GET /payments: details records, newest first, with the
-// paging headers page, limit, page-count and total-items.
+// paging headers page, limit, page-count and total-items, and next-cursor
+// and a Link to the next page when one follows. Each record applies the
+// whole refund rule, as GET /payments/{id} does (read with the page).
 func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
 	f, err := parseListFilter(r)
 	if err != nil {
 		return err
 	}
-	items, total, err := s.Payments.List(r.Context(), principal(r).CustomerID, f)
+	page, err := s.Payments.ListPage(r.Context(), principal(r).CustomerID, f)
 	if err != nil {
 		return err
 	}
-	out := make([]api.PaymentDetails, 0, len(items))
-	for _, p := range items {
-		out = append(out, s.detailsOf(p))
+	out := make([]api.PaymentDetails, 0, len(page.Items))
+	for _, it := range page.Items {
+		d := s.detailsOf(it.Payment)
+		if s.Refunds != nil { // as getPayment: the whole rule where refunds exist
+			d.RefundAvailable, d.RefundNotAvailableCode, d.RefundNotAvailableReason = it.Refund.Available, it.Refund.Code, it.Refund.Reason
+		}
+		out = append(out, d)
 	}
-	writePage(w, out, f.Page, f.Limit, total)
+	writeList(w, r, out, f.Page, f.Limit, page.Total, page.Next)
 	return nil
 }
 
@@ -170,6 +175,9 @@ func parseListFilter(r *http.Request) (payment.ListFilter, error) {
 	f := payment.ListFilter{Page: 1, Limit: payment.DefaultPageLimit, Currency: q.Get("currency"),
 		InternalReference: q.Get("internalReference"), PaymentReference: q.Get("paymentReference")}
 	if f.Page, f.Limit, err = pageParams(q, payment.DefaultPageLimit, payment.MaxPageLimit); err != nil {
+		return f, err
+	}
+	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil { // the page after the cursor's position
 		return f, err
 	}
 	if st := q.Get("status"); st != "" {

@@ -79,7 +79,7 @@ func (s *Server) getPayout(w http.ResponseWriter, r *http.Request) error {
 }
 
 // payoutFilters are the query parameters of GET /payouts.
-var payoutFilters = []string{"accountId", "status", "createdAt[gte]", "createdAt[lte]", "page", "limit"}
+var payoutFilters = []string{"accountId", "status", "createdAt[gte]", "createdAt[lte]", "page", "limit", "cursor"}
 
 // listPayouts serves GET /payouts.
 func (s *Server) listPayouts(w http.ResponseWriter, r *http.Request) error {
@@ -89,6 +89,9 @@ func (s *Server) listPayouts(w http.ResponseWriter, r *http.Request) error {
 	}
 	var f payout.Filter
 	if f.Page, f.Limit, err = pageParams(q, ledger.DefaultPageLimit, ledger.MaxPageLimit); err != nil {
+		return err
+	}
+	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
 		return err
 	}
 	if f.AccountID, err = uuidParam(q, "accountId"); err != nil {
@@ -105,15 +108,15 @@ func (s *Server) listPayouts(w http.ResponseWriter, r *http.Request) error {
 	if f.CreatedTo, err = timeParam(q.Get("createdAt[lte]"), "createdAt[lte]"); err != nil {
 		return err
 	}
-	items, total, err := s.Payouts.List(r.Context(), principal(r).CustomerID, f)
+	pg, err := s.Payouts.List(r.Context(), principal(r).CustomerID, f)
 	if err != nil {
 		return err
 	}
-	out := make([]api.Payout, 0, len(items))
-	for _, p := range items {
+	out := make([]api.Payout, 0, len(pg.Items))
+	for _, p := range pg.Items {
 		out = append(out, payoutView(p))
 	}
-	writePage(w, out, f.Page, f.Limit, total)
+	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
 	return nil
 }
 
@@ -132,6 +135,13 @@ func payoutView(p payout.Payout) api.Payout {
 		AccountHolderVerificationID: p.VerificationID, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 	if p.InternalReference != "" {
 		out.InternalReference = &p.InternalReference
+	}
+	if p.Type == payout.TypeSettlement {
+		settled := make([]api.SettledPayment, 0, len(p.Settled))
+		for _, st := range p.Settled {
+			settled = append(settled, api.SettledPayment{PaymentID: st.PaymentID, Amount: st.Amount})
+		}
+		out.SettledPayments = &settled
 	}
 	return out
 }

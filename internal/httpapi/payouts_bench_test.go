@@ -1,9 +1,7 @@
 package httpapi_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"testing"
 
@@ -15,7 +13,10 @@ import (
 // BenchmarkPayouts measures, through the API on each engine, payouts per
 // second (POST /payouts with a MATCH: the hold, the verification, the move
 // to COMPLETED, the postings and two notifications in one transaction),
-// all on one account, so that every payout updates the same balance row.
+// all on one account, so that every payout updates the same balance row;
+// in rounds of connectRound beside the bare INSERT reference on the same
+// database (pairedRounds), reported as payouts/s, inserts/s and their
+// ratio x-insert.
 //
 //	go test -run '^$' -bench Payouts -benchtime 300x ./internal/httpapi
 func BenchmarkPayouts(b *testing.B) {
@@ -24,31 +25,11 @@ func BenchmarkPayouts(b *testing.B) {
 			env := apptest.NewOn(b, dbtest.New(b, engine))
 			acct := openAccount(b, env, apptest.ShopID, "EUR", "bench")
 			credit(b, env, acct, 1_000_000_000, ledger.TypeManualCredit, env.Clock.Now())
-			token := env.Token(b, apptest.Merchant)
-			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+			healthyReceiver(b, env)
+			post := benchPost(b, env, env.Token(b, apptest.Merchant))
 			body, _ := json.Marshal(payoutBody(acct.ID, 100, "Jane Doe"))
-			b.ResetTimer()
-			b.SetParallelism(inFlight)
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					req, _ := http.NewRequest(http.MethodPost, env.URL+"/payouts", bytes.NewReader(body))
-					req.Header.Set("Authorization", "Bearer "+token)
-					req.Header.Set("Content-Type", "application/json")
-					req.Header.Set("X-Service-Api-Version", "1")
-					resp, err := client.Do(req)
-					if err != nil {
-						b.Error(err)
-						return
-					}
-					out, _ := io.ReadAll(resp.Body)
-					resp.Body.Close()
-					if resp.StatusCode != http.StatusCreated {
-						b.Errorf("POST /payouts: %d %s", resp.StatusCode, out)
-						return
-					}
-				}
-			})
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "payouts/s")
+			pairedRounds(b, insertReference(b, env), pairedOp{unit: "payouts/s", round: connectRound, prepare: noIDs,
+				op: func(string) { post("/payouts", body, http.StatusCreated) }})
 		})
 	}
 }

@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/bankrail/bankrail/internal/apptest"
-	"github.com/bankrail/bankrail/internal/dbtest"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/payout"
 )
@@ -21,6 +19,13 @@ type payoutJSON struct {
 		Name               string
 		AccountIdentifiers struct{ IBAN, SortCode, AccountNumber string }
 	}
+	SettledPayments *[]settledJSON // SETTLEMENT payouts only
+}
+
+// settledJSON is an entry of a SETTLEMENT payout's settledPayments.
+type settledJSON struct {
+	PaymentID string
+	Amount    int64
 }
 
 // verificationJSON is an account holder verification as the tests read it.
@@ -34,8 +39,11 @@ type verificationJSON struct {
 		Performer                struct{ ID, Name, Type string }
 		Type, Subject, CreatedAt string
 	}
-	Links struct{ Self, Transaction string } `json:"_links"`
+	Links struct{ Self, Transaction linkJSON } `json:"_links"`
 }
+
+// linkJSON is one entry of a record's _links, as the contract shows it.
+type linkJSON struct{ Href, Method string }
 
 const payeeIBAN = "DE89370400440532013000"
 
@@ -157,7 +165,8 @@ func TestPayoutPaths(t *testing.T) {
 		v := getVerification(t, env, token, p.AccountHolderVerificationID)
 		if v.Status != "COMPLETED" || v.Result != "MATCH" || v.TransactionID != p.ID || v.AccountHolderName.Requested != "Jane Doe" ||
 			v.AccountHolderName.Returned == nil || *v.AccountHolderName.Returned != "Jane Doe" || v.Decision != nil ||
-			v.Links.Self != "/account-holder-verifications/"+v.ID || v.Links.Transaction != "/payouts/"+p.ID {
+			v.Links.Self != (linkJSON{"/account-holder-verifications/" + v.ID, "GET"}) ||
+			v.Links.Transaction != (linkJSON{"/payouts/" + p.ID, "GET"}) {
 			t.Fatalf("verification %+v", v)
 		}
 		var found []verificationJSON
@@ -313,69 +322,6 @@ func TestPayoutValidation(t *testing.T) {
 		postPayout(t, env, env.Token(t, apptest.Viewer), payoutBody(acct.ID, 100, "Jane Doe"), nil).Error(t, http.StatusForbidden, "ACCESS_DENIED")
 		wantBalance(t, env, acct, 4900, 0)
 	})
-}
-
-// Two concurrent payouts that together exceed the balance: exactly one is
-// accepted and the balance never goes below zero.
-func TestConcurrentPayouts(t *testing.T) {
-	t.Parallel()
-	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		concurrentPayouts(t, env, env)
-	})
-}
-
-// The same across two instances on one PostgreSQL database: the balance
-// lives in the database, not in a process.
-func TestConcurrentPayoutsAcrossInstances(t *testing.T) {
-	t.Parallel()
-	db := dbtest.New(t, dbtest.Postgres)
-	concurrentPayouts(t, apptest.NewOn(t, db), apptest.NewOn(t, db))
-}
-
-// concurrentPayouts sends, in rounds, two payouts of 600 out of 1000 at
-// once, one through a and one through b: exactly one is accepted (held
-// by NO_MATCH), then rejected to free the balance for the next round.
-func concurrentPayouts(t *testing.T, a, b *apptest.Env) {
-	t.Helper()
-	acct := openAccount(t, a, apptest.ShopID, "EUR", "payouts")
-	credit(t, a, acct, 1000, ledger.TypeManualCredit, a.Clock.Now())
-	token := a.Token(t, apptest.Merchant) // signing keys are shared: b accepts a's tokens
-	for round := 0; round < 5; round++ {
-		var wg sync.WaitGroup
-		statuses := make([]int, 2)
-		for i, env := range []*apptest.Env{a, b} {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				statuses[i] = postPayout(t, env, token, payoutBody(acct.ID, 600, "Jane Doe"),
-					map[string]string{scenarioHeader: "ACCOUNT_HOLDER_VERIFICATION_NO_MATCH"}).Status
-			}()
-		}
-		wg.Wait()
-		ok := 0
-		for _, s := range statuses {
-			switch s {
-			case http.StatusCreated:
-				ok++
-			case http.StatusUnprocessableEntity:
-			default:
-				t.Fatalf("round %d: status %d", round, s)
-			}
-		}
-		if ok != 1 {
-			t.Fatalf("round %d: %v accepted, want exactly one", round, statuses)
-		}
-		wantBalance(t, a, acct, 400, 600)
-		var list []payoutJSON
-		a.Do(t, apptest.Request{Method: "GET", Path: "/payouts?status=CREATED", Token: token, Header: v1}).JSON(t, &list)
-		if len(list) != 1 {
-			t.Fatalf("round %d: held payouts %+v", round, list)
-		}
-		var v verificationJSON
-		b.Do(t, apptest.Request{Method: "POST", Path: "/account-holder-verifications/" + list[0].AccountHolderVerificationID + "/reject",
-			Token: token, Header: v1}).JSON(t, &v)
-		wantBalance(t, a, acct, 1000, 0)
-	}
 }
 
 // A held payout expires on its own tenant's clock: advancing another

@@ -11,8 +11,8 @@ import (
 
 // Filters of the list endpoints, by endpoint.
 var (
-	paymentFilters      = []string{"status", "currency", "internalReference", "paymentReference", "customerId", "createdAt[gte]", "createdAt[lte]", "page", "limit"}
-	notificationFilters = []string{"paymentId", "status", "createdAt[gte]", "createdAt[lte]", "page", "limit"}
+	paymentFilters      = []string{"status", "currency", "internalReference", "paymentReference", "customerId", "createdAt[gte]", "createdAt[lte]", "page", "limit", "cursor"}
+	notificationFilters = []string{"paymentId", "status", "createdAt[gte]", "createdAt[lte]", "page", "limit", "cursor"}
 	bankFilters         = []string{"country", "paymentSystem"}
 	inboxFilters        = []string{"page", "limit"}
 )

@@ -14,7 +14,7 @@ import (
 )
 
 // reportFilters are the query parameters of GET /reports.
-var reportFilters = []string{"customerId", "page", "limit"}
+var reportFilters = []string{"customerId", "page", "limit", "cursor"}
 
 // createReport serves the five POST /reports/... endpoints: decode reads
 // the endpoint's body into the domain input. 201 with {id, status,
@@ -97,18 +97,21 @@ func (s *Server) listReports(w http.ResponseWriter, r *http.Request) error {
 	if f.Limit, err = intParam(q.Get("limit"), "limit", report.DefaultPageLimit, 1, report.MaxPageLimit); err != nil {
 		return err
 	}
+	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
+		return err
+	}
 	if f.CustomerID, err = uuidParam(q, "customerId"); err != nil {
 		return err
 	}
-	items, total, err := s.Reports.List(r.Context(), principal(r).CustomerID, f)
+	pg, err := s.Reports.List(r.Context(), principal(r).CustomerID, f)
 	if err != nil {
 		return err
 	}
-	out := make([]api.Report, 0, len(items))
-	for _, it := range items {
+	out := make([]api.Report, 0, len(pg.Items))
+	for _, it := range pg.Items {
 		out = append(out, reportView(it))
 	}
-	writePage(w, out, f.Page, f.Limit, total)
+	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
 	return nil
 }
 

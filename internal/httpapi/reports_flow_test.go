@@ -175,3 +175,25 @@ func TestReportDownloadBeforeAvailable(t *testing.T) {
 		}
 	})
 }
+
+// A report asked for on a sandbox clock ten days ahead is generated at
+// once: its job carries the tenant, so it is due on that tenant's clock
+// (due on the base clock it would wait ten days); createdAt and
+// generatedAt are on the tenant's clock.
+func TestReportOnAnAdvancedTenantClock(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		advanceClock(t, env, env.Token(t, apptest.PSPAdmin), 10*86400) // the PSP's tenant: its merchant too
+		token := env.Token(t, apptest.Merchant)                        // the tokens of before expired on that clock
+		ahead := apptest.Epoch.Add(10 * 24 * time.Hour)
+		id := requestReport(t, env, token, "/reports/auditlog", map[string]any{"allowEmpty": true,
+			"startDate": ahead.Add(-time.Hour).Format(time.RFC3339), "endDate": ahead.Add(time.Hour).Format(time.RFC3339)})
+		rec := awaitReport(t, env, token, id)
+		if rec.Status != "REPORT_AVAILABLE" || rec.CreatedAt.Before(ahead) || rec.GeneratedAt == nil || rec.GeneratedAt.Before(rec.CreatedAt) {
+			t.Fatalf("report on the advanced clock %+v", rec)
+		}
+		if rows, _ := downloadCSV(t, env, token, id); len(rows) < 1 {
+			t.Fatalf("file %v", rows)
+		}
+	})
+}

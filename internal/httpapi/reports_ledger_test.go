@@ -80,7 +80,8 @@ func TestLedgerReports(t *testing.T) {
 			t.Fatalf("the PSP's REFUNDS cover its merchant: %v", rows)
 		}
 
-		// PAYOUTS takes the account too, and stays the header row alone.
+		// PAYOUTS takes the account too: no payout, the header row alone
+		// (TestPayoutsReport lists payouts).
 		if rows := reportRows(t, env, token, "/reports/payouts", period(map[string]any{"accountId": acct.ID})); len(rows) != 1 {
 			t.Fatalf("PAYOUTS %v", rows)
 		}

@@ -105,8 +105,24 @@ func (s *Server) routes() {
 		s.handle("POST /account-holder-verifications/{id}/approve", s.approveVerification, needs(identity.PaymentsWrite), versioned)
 		s.handle("POST /account-holder-verifications/{id}/reject", s.rejectVerification, needs(identity.PaymentsWrite), versioned)
 	}
+	// Account alias orders and their aliases.
+	if s.Aliases != nil {
+		s.handle("POST /orders/account-aliases", s.createAliasOrder, needs(identity.PaymentsWrite), versioned)
+		s.handle("GET /orders/account-aliases/{id}", s.getAliasOrder, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /account-aliases", s.listAliases, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /account-aliases/{id}", s.getAlias, needs(identity.PaymentsRead), versioned)
+		s.handle("PATCH /account-aliases/{id}", s.updateAlias, needs(identity.PaymentsWrite), versioned)
+	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
+	}
+	// The caller's application's notification secret.
+	if s.NotificationSettings != nil {
+		s.handle("POST /notification-secret/rotate", s.rotateNotificationSecret, needs(identity.NotificationsWrite), versioned)
+	}
+	// The web console (HTML, its own routing, sessions and error pages).
+	if s.Dashboard != nil {
+		s.mount("/dashboard/", s.Dashboard)
 	}
 
 	// Sandbox controls.
@@ -132,6 +148,15 @@ func (s *Server) routes() {
 		}
 		if s.Payments != nil && s.Accounts != nil {
 			s.handle("POST /payin", s.payin, needs(identity.SandboxControl), versioned)
+		}
+		if s.NotificationSettings != nil {
+			s.handle("GET /sandbox/notification-chaos", s.getNotificationChaos, needs(identity.NotificationsRead), versioned)
+			s.handle("PUT /sandbox/notification-chaos", s.setNotificationChaos, needs(identity.SandboxControl), versioned)
+		}
+		if s.SandboxState != nil {
+			s.handle("POST /sandbox/reset", s.resetSandbox, needs(identity.SandboxInstance), versioned)
+			s.handle("GET /sandbox/snapshot", s.snapshotSandbox, needs(identity.SandboxInstance), versioned)
+			s.handle("POST /sandbox/restore", s.restoreSandbox, needs(identity.SandboxInstance), versioned)
 		}
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 
+	"github.com/bankrail/bankrail/internal/alias"
 	"github.com/bankrail/bankrail/internal/auth"
 	"github.com/bankrail/bankrail/internal/channel"
 	"github.com/bankrail/bankrail/internal/clock"
@@ -61,11 +63,22 @@ type Deps struct {
 	Refunds       *refund.Service    // refunds of Connect payments
 	Channels      *channel.Service   // stablecoin deposit channels
 	Payouts       *payout.Service    // payouts and their account holder verifications
+	Aliases       *alias.Service     // account alias orders and aliases
+
+	NotificationSettings *notify.Settings // webhook chaos (sandbox) and notification secret rotation
+	SandboxState         SandboxState     // reset, snapshot and restore of the whole sandbox (nil in production)
 
 	// Pages serves the payer's HTML pages (hosted checkout, mock banks)
 	// below PagePrefixes, behind the request id, access log and recovery.
 	Pages        http.Handler
 	PagePrefixes []string
+
+	// Dashboard serves the web console (internal/dashboard) below /dashboard/.
+	Dashboard http.Handler
+
+	// InFlight counts the requests being answered (nil: not counted); a
+	// report generation gives way while it is above zero (report.Deps.Busy).
+	InFlight *atomic.Int64
 }
 
 // Server routes requests to handlers.
@@ -95,7 +108,7 @@ func (s *Server) mount(pattern string, h http.Handler) {
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, clock: d.Clock, maxBody: d.MaxBodyBytes, mux: http.NewServeMux()}
 	s.routes()
-	s.handler = s.withRequestID(s.withAccessLog(s.withRecovery(s.withCleanInput(http.HandlerFunc(s.dispatch)))))
+	s.handler = s.withInFlight(s.withRequestID(s.withAccessLog(s.withRecovery(s.withCleanInput(http.HandlerFunc(s.dispatch))))))
 	return s
 }
 

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/bankrail/bankrail/api"
+	"github.com/bankrail/bankrail/internal/auth"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/payout"
 )
@@ -60,11 +61,7 @@ func (s *Server) rejectVerification(w http.ResponseWriter, r *http.Request) erro
 // decideVerification records the token's user (or API client) deciding.
 func (s *Server) decideVerification(w http.ResponseWriter, r *http.Request, approve bool) error {
 	who := principal(r)
-	performer := payout.Performer{ID: who.ClientID, Name: who.ClientID, Type: payout.APIClient}
-	if who.UserID != "" {
-		performer = payout.Performer{ID: who.UserID, Name: who.Username, Type: payout.User}
-	}
-	v, err := s.Payouts.Decide(r.Context(), who.CustomerID, r.PathValue("id"), approve, performer)
+	v, err := s.Payouts.Decide(r.Context(), who.CustomerID, r.PathValue("id"), approve, performerOf(who))
 	if err != nil {
 		return err
 	}
@@ -72,13 +69,23 @@ func (s *Server) decideVerification(w http.ResponseWriter, r *http.Request, appr
 	return nil
 }
 
+// performerOf is who decides, from the token: its user, or the API client
+// (its client id) for a token that names no user.
+func performerOf(who auth.Principal) payout.Performer {
+	if who.UserID == "" {
+		return payout.Performer{ID: who.ClientID, Name: who.ClientID, Type: payout.APIClient}
+	}
+	return payout.Performer{ID: who.UserID, Name: who.Username, Type: payout.User}
+}
+
 // verificationView is the wire form of an account holder verification.
 func verificationView(v payout.Verification) api.AccountHolderVerification {
 	out := api.AccountHolderVerification{ID: v.ID, TransactionID: v.TransactionID,
 		Status: api.AccountHolderVerificationStatus(v.Status), Result: api.AccountHolderVerificationResult(v.Result),
 		AccountHolderName: api.AccountHolderName{Requested: v.Requested}, ExecutedAt: v.ExecutedAt,
-		UnderscoreLinks: api.AccountHolderVerificationLinks{Self: "/account-holder-verifications/" + v.ID,
-			Transaction: "/payouts/" + v.TransactionID}}
+		UnderscoreLinks: api.AccountHolderVerificationLinks{
+			Self:        api.Link{Href: "/account-holder-verifications/" + v.ID, Method: api.LinkMethodGET},
+			Transaction: api.Link{Href: "/payouts/" + v.TransactionID, Method: api.LinkMethodGET}}}
 	if v.Returned != "" {
 		out.AccountHolderName.Returned = &v.Returned
 	}

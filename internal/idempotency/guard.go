@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"time"
 
@@ -57,7 +58,18 @@ type Request struct {
 	Key         string // empty: no idempotency
 	Fingerprint string // Fingerprint of the request
 	Noun        string // what the request creates, for messages: "payment", "refund"
+	// OneTransaction says that the work writes nothing outside its one unit
+	// of work and completes its ticket in it. A key seen for the first time
+	// (the common case) then costs no transaction of its own: the work gets
+	// a Fresh ticket, whose completion stores the key. Only when the key is
+	// already stored (a retry, a conflict, a key in flight) does Do claim it
+	// first, as without this.
+	OneTransaction bool
 }
+
+// ErrKeyStored is what a Completer answers for a Fresh ticket whose key is
+// stored already.
+var ErrKeyStored = errors.New("idempotency: the key is stored already")
 
 // Work does a creating use case. When t is not nil, it must complete t
 // with its result inside the use case's transaction (Completer), so that the
@@ -80,6 +92,15 @@ func (g *Guard) Do(ctx context.Context, r Request, work Work) (res Result, repla
 	now = now.UTC().Truncate(time.Microsecond)
 	c := Claim{CustomerID: r.CustomerID, Key: r.Key, RequestHash: r.Fingerprint, Token: newToken(),
 		Now: now, TTL: g.cfg.TTL, Lease: Lease, Strict: g.cfg.Strict}
+	if r.OneTransaction {
+		fresh := c
+		res, err := work(ctx, &Ticket{CustomerID: c.CustomerID, Key: c.Key, Token: c.Token, Fresh: &fresh})
+		if !errors.Is(err, ErrKeyStored) {
+			return res, false, err // done, or failed with nothing stored: nothing to release
+		}
+		// The key is known: decide as for any stored key (the work's unit of
+		// work rolled back).
+	}
 	claimed, err := g.keys.Claim(ctx, c)
 	if err != nil {
 		return Result{}, false, fmt.Errorf("claim idempotency key: %w", err)

@@ -100,6 +100,13 @@ type Ticket struct {
 	CustomerID string
 	Key        string
 	Token      string
+	// Fresh, when set, is a key not stored yet (Request.OneTransaction):
+	// Complete stores it, done, with the result, in the unit of work, so
+	// that claim, change and completion are one transaction. It fails with
+	// ErrKeyStored when the key is stored already (or by a concurrent
+	// request that commits first); the unit of work then rolls back and the
+	// request goes the two-phase way.
+	Fresh *Claim
 }
 
 // Fingerprint identifies a request for idempotency: the operation and the

@@ -28,11 +28,14 @@ const (
 	ReportsRead        Permission = "reports:read"
 	ReportsWrite       Permission = "reports:write"
 	SandboxControl     Permission = "sandbox:control"
+	// SandboxInstance acts on the whole sandbox instance, every customer's
+	// data at once (reset, snapshot, restore): ADMIN only.
+	SandboxInstance Permission = "sandbox:instance"
 )
 
 var rolePermissions = map[Role][]Permission{
 	RoleAdmin: {PaymentsRead, PaymentsWrite, NotificationsRead, NotificationsWrite,
-		ReportsRead, ReportsWrite, SandboxControl},
+		ReportsRead, ReportsWrite, SandboxControl, SandboxInstance},
 	RoleMerchant: {PaymentsRead, PaymentsWrite, NotificationsRead, NotificationsWrite,
 		ReportsRead, ReportsWrite, SandboxControl},
 	RoleReadOnly: {PaymentsRead, NotificationsRead, ReportsRead},

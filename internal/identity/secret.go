@@ -25,6 +25,12 @@ type HashParams struct {
 // keep verifying: the parameters travel in the PHC string.
 var DefaultHashParams = HashParams{Time: 2, Memory: 19 * 1024, Threads: 1}
 
+// PublicHashParams hash credentials that are published, and so protect
+// nothing: the sandbox demo merchant's, printed in the README and the
+// start banner. A memory-hard hash of them would only slow every start and
+// every demo sign-in (docs/decisions.md, "Hashing cost").
+var PublicHashParams = HashParams{Time: 1, Memory: 64, Threads: 1}
+
 const saltLen, keyLen = 16, 32
 
 // HashSecret hashes a password or client secret with argon2id and returns a

@@ -67,7 +67,17 @@ type Queue interface {
 	// it: Completed, Cancelled or Failed with errText; or, with
 	// state Available, a retry at runAt.
 	Finish(ctx context.Context, id, leaseID string, state State, runAt time.Time, errText string, at time.Time) error
+	// Extend is the heartbeat of a claim: it moves the lease of those of
+	// ids that leaseID still holds (running, not taken over) to until
+	// (wall time) and returns their ids; the others were lost.
+	Extend(ctx context.Context, leaseID string, ids []string, until time.Time) (held []string, err error)
 }
+
+// ErrLeaseLost is the cause of the cancellation of a handler's context
+// when its claim's heartbeat found the lease taken over by another worker,
+// or could not renew it before it ran out: another worker may run the job,
+// so this attempt should stop.
+var ErrLeaseLost = errors.New("job: the lease ran out or was taken over; another worker may run the job")
 
 // New builds a job of kind with args encoded as JSON, due at runAt.
 func New(kind string, args any, runAt time.Time) (Job, error) {

@@ -16,6 +16,7 @@ import (
 type Config struct {
 	Poll        time.Duration // how often to look for due jobs when not woken (default 1 s)
 	Lease       time.Duration // how long a claim holds a job before another instance may take it (default 5 min)
+	Heartbeat   time.Duration // how often (real time) a claim's lease is extended while its jobs run (default Lease/3, at most Lease/2)
 	Batch       int           // jobs claimed at once (default 10)
 	Concurrency int           // handlers running at once (default 4)
 	// LeaseClock times leases: wall time (clock.Real when nil), never the
@@ -29,6 +30,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Lease <= 0 {
 		c.Lease = 5 * time.Minute
+	}
+	if c.Heartbeat <= 0 || c.Heartbeat > c.Lease/2 {
+		c.Heartbeat = c.Lease / 3
 	}
 	if c.Batch <= 0 {
 		c.Batch = 10
@@ -44,7 +48,8 @@ func (c Config) withDefaults() Config {
 
 // Worker claims due jobs and runs their handlers. Several workers, in one
 // process or many, may share a queue: the lease makes each attempt run
-// once.
+// once, and a heartbeat extends it while the claim's jobs run, so a handler
+// longer than the lease is not taken over while its worker lives.
 type Worker struct {
 	queue Queue
 	kinds *Registry
@@ -116,6 +121,9 @@ func (w *Worker) RunDue(ctx context.Context) (int, error) {
 		if len(jobs) == 0 {
 			return ran, nil
 		}
+		// A started attempt finishes (Stop waits for it) unless its lease is lost.
+		c := newClaim(context.WithoutCancel(ctx), lease, jobs, wall.Add(w.cfg.Lease))
+		stopBeat := w.heartbeat(context.WithoutCancel(ctx), c)
 		sem := make(chan struct{}, w.cfg.Concurrency)
 		var wg sync.WaitGroup
 		for _, j := range jobs {
@@ -123,18 +131,28 @@ func (w *Worker) RunDue(ctx context.Context) (int, error) {
 			wg.Add(1)
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				w.run(context.WithoutCancel(ctx), lease, j) // a started attempt finishes; Stop waits for it
+				w.run(context.WithoutCancel(ctx), c, j)
 			}()
 		}
 		wg.Wait()
+		stopBeat()
 		ran += len(jobs)
 	}
 	return ran, nil
 }
 
-// run runs one claimed job and records its outcome.
-func (w *Worker) run(ctx context.Context, lease string, j Job) {
-	err := w.handle(ctx, j)
+// run runs one claimed job of c and records its outcome. Its handler's
+// context is cancelled if the claim's heartbeat loses the lease.
+func (w *Worker) run(ctx context.Context, c *claim, j Job) {
+	jctx := c.start(j.ID)
+	if jctx.Err() != nil { // lost while it waited for its turn: another worker may have it
+		c.end(j.ID)
+		w.log.Warn("job not run: its lease was lost before it started", "job", j.ID, "kind", j.Kind)
+		return
+	}
+	err := w.handle(jctx, j)
+	c.end(j.ID) // the heartbeat stops extending it; Finish releases it
+	lease := c.lease
 	now := w.now() // when it ended (bookkeeping: base time)
 	due := w.tenantNow(ctx, j)
 	state, runAt, text := Completed, time.Time{}, ""
@@ -187,4 +205,116 @@ func (w *Worker) tenantNow(ctx context.Context, j Job) time.Time {
 		return w.now()
 	}
 	return now.UTC().Truncate(time.Microsecond)
+}
+
+// claim is the state of one claimed batch: the jobs not yet ended, each
+// with the context its handler runs in, and the lease as last renewed.
+type claim struct {
+	lease string
+	mu    sync.Mutex
+	ctxs  map[string]context.Context
+	stops map[string]context.CancelCauseFunc
+	until time.Time // the lease's end as last written (lease clock)
+}
+
+func newClaim(ctx context.Context, lease string, jobs []Job, until time.Time) *claim {
+	c := &claim{lease: lease, ctxs: map[string]context.Context{}, stops: map[string]context.CancelCauseFunc{}, until: until}
+	for _, j := range jobs {
+		c.ctxs[j.ID], c.stops[j.ID] = context.WithCancelCause(ctx)
+	}
+	return c
+}
+
+// start returns the context job id runs in (cancelled with ErrLeaseLost
+// when its lease is lost).
+func (c *claim) start(id string) context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ctxs[id]
+}
+
+// end forgets a job that ended: the heartbeat no longer extends it.
+func (c *claim) end(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if stop, ok := c.stops[id]; ok {
+		stop(nil)
+		delete(c.stops, id)
+		delete(c.ctxs, id)
+	}
+}
+
+// open lists the jobs not yet ended.
+func (c *claim) open() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ids := make([]string, 0, len(c.stops))
+	for id := range c.stops {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// lose cancels the jobs of ids with ErrLeaseLost.
+func (c *claim) lose(ids []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, id := range ids {
+		if stop, ok := c.stops[id]; ok {
+			stop(ErrLeaseLost)
+		}
+	}
+}
+
+// heartbeat extends c's lease every Heartbeat until the returned function
+// is called. A job the queue says this lease no longer holds is lost; when
+// the lease cannot be renewed before it runs out (the database is
+// unreachable), every job of the claim is lost: either way another worker
+// may run them, so their handlers' contexts are cancelled.
+func (w *Worker) heartbeat(ctx context.Context, c *claim) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(w.cfg.Heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			ids := c.open()
+			if len(ids) == 0 {
+				continue
+			}
+			now := w.cfg.LeaseClock.Now().UTC().Truncate(time.Microsecond)
+			held, err := w.queue.Extend(ctx, c.lease, ids, now.Add(w.cfg.Lease))
+			if err != nil {
+				w.log.Warn("job heartbeat: lease not extended", "lease", c.lease, "jobs", len(ids), "err", err)
+				if !now.Before(c.until) {
+					w.log.Warn("job heartbeat: the lease ran out; its jobs stop", "lease", c.lease, "jobs", len(ids))
+					c.lose(ids)
+				}
+				continue
+			}
+			c.until = now.Add(w.cfg.Lease)
+			kept := make(map[string]bool, len(held))
+			for _, id := range held {
+				kept[id] = true
+			}
+			var lost []string
+			for _, id := range ids {
+				if !kept[id] {
+					lost = append(lost, id)
+				}
+			}
+			if len(lost) > 0 {
+				w.log.Warn("job heartbeat: lease taken over; those jobs stop", "lease", c.lease, "jobs", lost)
+				c.lose(lost)
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
 }

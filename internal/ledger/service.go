@@ -13,14 +13,16 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // Service opens accounts and reads accounts and transactions. Movements
 // of money are written by the use cases that cause them (Connect
 // reconciliation, refunds) through Repository inside their unit of work.
 type Service struct {
-	repo  Repository
-	clock clock.Clock
+	repo    Repository
+	clock   clock.Clock
+	aliases AliasResolver // nil: no account has aliases (receive.go)
 }
 
 // NewService returns the accounts service over repo (reads, and account
@@ -128,7 +130,7 @@ func (s *Service) Account(ctx context.Context, viewerCustomerID, id string) (Acc
 }
 
 // ListAccounts returns one page of the accounts viewerCustomerID may see.
-func (s *Service) ListAccounts(ctx context.Context, viewerCustomerID string, f AccountFilter) ([]Account, int, error) {
+func (s *Service) ListAccounts(ctx context.Context, viewerCustomerID string, f AccountFilter) (paging.Page[Account], error) {
 	f.Page, f.Limit = pageOf(f.Page, f.Limit)
 	return s.repo.ListAccounts(ctx, viewerCustomerID, f)
 }
@@ -142,9 +144,9 @@ func (s *Service) Transaction(ctx context.Context, viewerCustomerID, id string) 
 }
 
 // ListTransactions returns one page of an account's transactions.
-func (s *Service) ListTransactions(ctx context.Context, viewerCustomerID, accountID string, f TxFilter) ([]Transaction, int, error) {
+func (s *Service) ListTransactions(ctx context.Context, viewerCustomerID, accountID string, f TxFilter) (paging.Page[Transaction], error) {
 	if err := checkID("account", accountID); err != nil {
-		return nil, 0, err
+		return paging.Page[Transaction]{}, err
 	}
 	f.Page, f.Limit = pageOf(f.Page, f.Limit)
 	return s.repo.ListTransactions(ctx, viewerCustomerID, strings.ToLower(accountID), f)

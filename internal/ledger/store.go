@@ -3,6 +3,8 @@ package ledger
 import (
 	"context"
 	"time"
+
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // Repository keeps accounts, transactions and their postings.
@@ -18,9 +20,12 @@ type Repository interface {
 	// ConnectAccount reads customerID's ACTIVE Connect account in currency
 	// (the oldest, should there be several).
 	ConnectAccount(ctx context.Context, customerID, currency string) (Account, error)
+	// ConnectAccounts reads customerID's ACTIVE Connect accounts in
+	// currency, oldest first (none: an empty list).
+	ConnectAccounts(ctx context.Context, customerID, currency string) ([]Account, error)
 	// ListAccounts returns one page of the accounts visible to
 	// viewerCustomerID, newest first, and the total.
-	ListAccounts(ctx context.Context, viewerCustomerID string, f AccountFilter) ([]Account, int, error)
+	ListAccounts(ctx context.Context, viewerCustomerID string, f AccountFilter) (paging.Page[Account], error)
 
 	// Record inserts t with its first entry (see Open). It fails, writing
 	// nothing, with InsufficientFunds when a balance would go below zero,
@@ -36,7 +41,7 @@ type Repository interface {
 	TransactionByExternalID(ctx context.Context, accountID, externalID string) (Transaction, error)
 	// ListTransactions returns one page of accountID's transactions (the
 	// account must be visible to viewerCustomerID), newest first, and the total.
-	ListTransactions(ctx context.Context, viewerCustomerID, accountID string, f TxFilter) ([]Transaction, int, error)
+	ListTransactions(ctx context.Context, viewerCustomerID, accountID string, f TxFilter) (paging.Page[Transaction], error)
 	// Entries returns every entry that posts to accountID, oldest first:
 	// what its balance is the sum of.
 	Entries(ctx context.Context, accountID string) ([]Entry, error)
@@ -54,6 +59,9 @@ type AccountFilter struct {
 	Currency   string
 	Page       int // from 1
 	Limit      int // 1..MaxPageLimit
+	// After, when set, starts the page right after this position (the
+	// cursor parameter); Page is then the number the cursor carried.
+	After *paging.Position
 }
 
 // TxFilter narrows GET /accounts/{id}/transactions.
@@ -64,6 +72,9 @@ type TxFilter struct {
 	CreatedTo   time.Time // inclusive
 	Page        int
 	Limit       int
+	// After, when set, starts the page right after this position (the
+	// cursor parameter); Page is then the number the cursor carried.
+	After *paging.Position
 }
 
 // Offset is the number of accounts before the page.

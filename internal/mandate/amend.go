@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
+	"github.com/google/uuid"
 )
 
 // Amend asks the payer to change the terms of a mandate of viewerCustomerID
@@ -112,7 +112,7 @@ func answerOf(approve bool) Answer {
 // RESOURCE_NOT_FOUND, as a missing one.
 func (s *Service) AmendmentForPayer(ctx context.Context, id, token string) (Amendment, Mandate, error) {
 	notFound := errs.NotFoundf("This amendment link is not valid.")
-	if !isUUID(id) || token == "" {
+	if !ids.IsUUID(id) || token == "" {
 		return Amendment{}, Mandate{}, notFound
 	}
 	a, err := s.amendments.GetByID(ctx, strings.ToLower(id))

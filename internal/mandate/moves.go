@@ -8,8 +8,8 @@ import (
 )
 
 // Event types of mandates and amendments (decisions.md), also the
-// X-Service-Type of their notifications. EventResumed, EventRequested and
-// EventAmendmentRecalled are kept in the event log only: the contract's list
+// X-Service-Type of their notifications. EventResumed, EventRequested,
+// EventAmendmentRecalled and EventUsed are kept in the event log only: the contract's list
 // of mandate notifications does not name them.
 const (
 	EventRequested                 = "mandate_requested"
@@ -24,6 +24,8 @@ const (
 	EventAmendmentDeclined         = "mandate_amendment_declined"
 	EventAmendmentRequestAbandoned = "mandate_amendment_request_abandoned"
 	EventAmendmentRecalled         = "mandate_amendment_recalled"
+	// EventUsed is the first payment against a mandate (usedAt set); event log only.
+	EventUsed = "mandate_used"
 )
 
 // Move is one way a mandate changes status.

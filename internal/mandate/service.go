@@ -9,10 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
+	"github.com/bankrail/bankrail/internal/paging"
+	"github.com/google/uuid"
 )
 
 // Config are the settings of the mandate service.
@@ -48,11 +49,7 @@ type Creator struct {
 // now is the time on the clock of customerID's tenant (in the sandbox each
 // top-level customer has its own clock), at the precision the store keeps.
 func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
-	t, err := clock.For(ctx, s.clock, customerID)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("read the clock of customer %s: %w", customerID, err)
-	}
-	return t.UTC().Truncate(time.Microsecond), nil
+	return clock.StoredFor(ctx, s.clock, customerID)
 }
 
 // Create makes a REQUESTED mandate (sandbox: POST /mandates) that the payer
@@ -101,19 +98,19 @@ func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Mandate
 	return s.settle(ctx, m)
 }
 
-// List returns one page of the mandates visible to viewerCustomerID and
+// List returns one page of the mandates visible to viewerCustomerID with
 // the total.
-func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Mandate, int, error) {
-	items, total, err := s.mandates.List(ctx, viewerCustomerID, f)
+func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilter) (paging.Page[Mandate], error) {
+	page, err := s.mandates.List(ctx, viewerCustomerID, f)
 	if err != nil {
-		return nil, 0, err
+		return page, err
 	}
-	for i, m := range items {
-		if items[i], err = s.settle(ctx, m); err != nil {
-			return nil, 0, err
+	for i, m := range page.Items {
+		if page.Items[i], err = s.settle(ctx, m); err != nil {
+			return paging.Page[Mandate]{}, err
 		}
 	}
-	return items, total, nil
+	return page, nil
 }
 
 // Suspend pauses an ACTIVE mandate.
@@ -176,7 +173,7 @@ func (s *Service) Authorise(ctx context.Context, viewerCustomerID, id string, o 
 // mandate's (else RESOURCE_NOT_FOUND, as for a missing mandate).
 func (s *Service) ForPayer(ctx context.Context, id, token string) (Mandate, error) {
 	notFound := errs.NotFoundf("This mandate link is not valid.")
-	if !isUUID(id) || token == "" {
+	if !ids.IsUUID(id) || token == "" {
 		return Mandate{}, notFound
 	}
 	m, err := s.mandates.GetByID(ctx, strings.ToLower(id))
@@ -276,14 +273,11 @@ func (s *Service) settle(ctx context.Context, m Mandate) (Mandate, error) {
 
 // checkID refuses an id that is not a uuid (MALFORMED_PATH_PARAM).
 func checkID(noun, id string) error {
-	if !isUUID(id) {
+	if !ids.IsUUID(id) {
 		return errs.E(errs.MalformedPathParam, "The %s id %q is not a uuid.", noun, id)
 	}
 	return nil
 }
-
-// isUUID reports an id written as a uuid (36 characters, hyphens).
-func isUUID(id string) bool { return len(id) == 36 && uuid.Validate(id) == nil }
 
 // newToken is a random capability for the payer's pages.
 func newToken() (string, error) {

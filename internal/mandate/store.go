@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // Subject types of the events of mandates and amendments in the event log.
@@ -35,7 +36,7 @@ type Repository interface {
 	Save(ctx context.Context, m Mandate, eventType string) error
 	// List returns one page of the mandates visible to viewerCustomerID,
 	// newest first, and the total.
-	List(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Mandate, int, error)
+	List(ctx context.Context, viewerCustomerID string, f ListFilter) (paging.Page[Mandate], error)
 	// DueToExpire returns up to limit ids of mandates whose validity.to
 	// has passed at now while they are not ended.
 	DueToExpire(ctx context.Context, now time.Time, limit int) ([]string, error)
@@ -79,6 +80,9 @@ type ListFilter struct {
 	Type       Type
 	Page       int // from 1
 	Limit      int // 1..MaxPageLimit
+	// After, when set, starts the page right after this position (the
+	// cursor parameter); Page is then the number the cursor carried.
+	After *paging.Position
 }
 
 // Page sizes of GET /mandates.

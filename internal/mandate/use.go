@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
 )
 
 // PaymentUse is a payment about to be taken against a mandate (POST
@@ -25,10 +26,10 @@ type PaymentUse struct {
 // PayTo mandate's payment limit is TOO_HIGH on amount. While an amendment
 // of validity.from awaits the payer on an unused mandate it is 409
 // CONFLICT: the payment would make that amendment break the used-mandate
-// rule. The first use sets usedAt. It returns the mandate as used.
+// rule. The first use sets usedAt and records EventUsed. It returns the mandate as used.
 func (s *Service) Use(ctx context.Context, r Repos, viewerCustomerID string, u PaymentUse) (Mandate, error) {
 	var v errs.Validation
-	if !isUUID(u.MandateID) {
+	if !ids.IsUUID(u.MandateID) {
 		v.Add(errs.InvalidFormat, "mandateId", "mandateId must be a uuid.")
 		return Mandate{}, v.Err()
 	}
@@ -75,7 +76,7 @@ func (s *Service) Use(ctx context.Context, r Repos, viewerCustomerID string, u P
 		return Mandate{}, err
 	}
 	m.UsedAt, m.UpdatedAt = now, now
-	if err := r.Mandates().Save(ctx, m, ""); err != nil {
+	if err := r.Mandates().Save(ctx, m, EventUsed); err != nil {
 		return Mandate{}, err
 	}
 	m.Version++

@@ -83,3 +83,59 @@ func GatewayStatus(paymentStatus string) (status string, ok bool) {
 	}
 	return "", false
 }
+
+// Refund builds refund_confirmed (CONFIRMED), refund_failed (FAILED) or
+// refund_rejected (REJECTED) of body, ordered with the notifications of the
+// payment refunded.
+func Refund(t Target, body notification.Refund) (Message, error) {
+	typ := map[string]string{notification.StatusConfirmed: notification.TypeRefundConfirmed,
+		notification.StatusFailed: notification.TypeRefundFailed, notification.StatusRejected: notification.TypeRefundRejected}[body.Status]
+	if typ == "" {
+		return Message{}, fmt.Errorf("refund notification: status %q must be CONFIRMED, FAILED or REJECTED", body.Status)
+	}
+	body.Timestamp = body.Timestamp.UTC()
+	return New(t, body.Payment, typ, body)
+}
+
+// Payout builds payout_confirmed (COMPLETED) or payout_failed (FAILED,
+// REJECTED) of body, ordered per payout.
+func Payout(t Target, body notification.Payout) (Message, error) {
+	typ := notification.TypePayoutFailed
+	switch body.Status {
+	case notification.StatusCompleted:
+		typ = notification.TypePayoutConfirmed
+	case notification.StatusFailed, notification.StatusRejected:
+	default:
+		return Message{}, fmt.Errorf("payout notification: status %q must be COMPLETED, FAILED or REJECTED", body.Status)
+	}
+	body.Timestamp = body.Timestamp.UTC()
+	return New(t, body.Payout, typ, body)
+}
+
+// AccountHolderVerification builds
+// account_holder_verification_result_completed of body, ordered with the
+// notifications of its payout (body.TransactionID).
+func AccountHolderVerification(t Target, body notification.AccountHolderVerification) (Message, error) {
+	body.Timestamp = body.Timestamp.UTC()
+	return New(t, body.TransactionID, notification.TypeAccountHolderVerificationResultCompleted, body)
+}
+
+// Mandate builds the mandate or amendment event typ of body, ordered per
+// mandate.
+func Mandate(t Target, typ string, body notification.Mandate) (Message, error) {
+	if _, ok := notification.NewBody(typ).(*notification.Mandate); !ok {
+		return Message{}, fmt.Errorf("mandate notification: %q is not a mandate or amendment event", typ)
+	}
+	body.Timestamp = body.Timestamp.UTC()
+	return New(t, body.Mandate, typ, body)
+}
+
+// ChannelPayment builds channel_payment_detected or
+// channel_payment_completed of body, ordered per channel.
+func ChannelPayment(t Target, typ string, body notification.ChannelPayment) (Message, error) {
+	if typ != notification.TypeChannelPaymentDetected && typ != notification.TypeChannelPaymentCompleted {
+		return Message{}, fmt.Errorf("channel notification: %q is not a channel payment event", typ)
+	}
+	body.Timestamp = body.Timestamp.UTC()
+	return New(t, body.Channel, typ, body)
+}

@@ -10,6 +10,11 @@ type Claim struct {
 	AppURL    string // the application's notification URL now
 	Secret    string // the application's notification secret
 	ClaimedAt time.Time
+	Rotation  Rotation // the previous secret during a rotation's overlap
+	Chaos     Chaos    // the application's sandbox chaos settings
+	// HoldingReorder: the application already has a notification held for
+	// reordering (chaos holds one at a time).
+	HoldingReorder bool
 }
 
 // Target returns the URL the attempt goes to: the notification's own URL,
@@ -43,6 +48,14 @@ type Outcome struct {
 	Status         Status
 	NextAttemptAt  time.Time // when Status is PENDING
 	At             time.Time // when the attempt ended
+	Duplicate      *Attempt  // chaos: a second delivery of the same notification, after Attempt
+	Deferred       *Plan     // chaos held the notification back: no attempt was made
+	// Releases: a success that may release notifications held by chaos
+	// (the application has reorder or rule-1 chaos on).
+	Releases bool
+	Key      string // the delivered notification's ordering key (its payment, or its id)
+	Payment  string // its payment id
+	Type     string // its X-Service-Type
 }
 
 // Settle decides the outcome of attempt a on the claimed notification c,

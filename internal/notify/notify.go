@@ -13,6 +13,8 @@ import (
 	"net/url"
 	"time"
 	"unicode/utf8"
+
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // Message is one notification to send, written by a feature in the same
@@ -82,6 +84,8 @@ type Notification struct {
 	CreatedAt     time.Time
 	DeliveredAt   time.Time // zero unless delivered
 	LastError     string
+	ChaosMarks    string // sandbox chaos applied to it, comma-separated (delayed, reordered, ...)
+	ChaosHold     string // the chaos hold it waits under; empty when none
 }
 
 // Attempt is one delivery attempt, recorded whatever its outcome.
@@ -98,7 +102,8 @@ type Attempt struct {
 	Latency        time.Duration
 	Error          string
 	Success        bool
-	NoURL          bool // nothing was sent: neither the payment nor the application has a URL
+	NoURL          bool   // nothing was sent: neither the payment nor the application has a URL
+	Chaos          string // made by sandbox chaos: "duplicate"; empty for a normal attempt
 }
 
 // Filter narrows a list of notifications.
@@ -108,6 +113,9 @@ type Filter struct {
 	CreatedFrom time.Time // inclusive; zero = unbounded
 	CreatedTo   time.Time // inclusive; zero = unbounded
 	Page, Limit int
+	// After, when set, starts the page right after this position (the
+	// cursor parameter); Page is then the number the cursor carried.
+	After *paging.Position
 }
 
 // Page is one page of notifications, newest first.
@@ -115,6 +123,8 @@ type Page struct {
 	Items       []Notification
 	TotalItems  int
 	Page, Limit int // as used, defaults applied
+	// Next is the position after the last item when a page follows.
+	Next *paging.Position
 }
 
 // Outbox writes messages inside the unit of work of the state change that

@@ -16,6 +16,14 @@ type Request struct {
 // BuildRequest signs n for one attempt at now with the application's
 // notification secret. The signed bytes are the sent bytes.
 func BuildRequest(n Notification, url, secret string, now time.Time) Request {
+	return BuildRotatingRequest(n, url, secret, "", now)
+}
+
+// BuildRotatingRequest is BuildRequest during a secret rotation's overlap:
+// X-Service-Signed is signed with the previous secret (receivers not yet
+// given the new one keep verifying) and X-Service-Signed-Next with the new
+// one. With no previous secret it is BuildRequest.
+func BuildRotatingRequest(n Notification, url, secret, previous string, now time.Time) Request {
 	timed := notification.FormatTimed(now)
 	h := map[string]string{
 		"Content-Type":                    "application/json",
@@ -26,6 +34,10 @@ func BuildRequest(n Notification, url, secret string, now time.Time) Request {
 	}
 	if n.Type != "" {
 		h[notification.HeaderType] = n.Type
+	}
+	if previous != "" {
+		h[notification.HeaderSigned] = notification.Sign(previous, n.Body, timed, notification.Version)
+		h[notification.HeaderSignedNext] = notification.Sign(secret, n.Body, timed, notification.Version)
 	}
 	return Request{URL: url, Headers: h, Body: n.Body}
 }

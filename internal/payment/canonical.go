@@ -47,6 +47,8 @@ func canonical(r CreateRequest) []byte {
 	if r.TermsAndConditionsAccepted != nil {
 		o = o.put("termsAndConditionsAccepted", *r.TermsAndConditionsAccepted)
 	}
+	// mandateId last, and only when given: requests without one fingerprint as before.
+	o = o.str("mandateId", r.MandateID)
 	body, _ := json.Marshal(o) // strings, numbers, booleans and objects of them: cannot fail
 	return body
 }

@@ -111,7 +111,7 @@ func (l *Lifecycle) completedNow(c *Change, p *Payment, noFunds bool) error {
 
 // step makes one move and adds its notification.
 func (l *Lifecycle) step(c *Change, p *Payment, to Status, at time.Time, resolve Status, holder string) error {
-	if to == StatusBankRedirect && p.Scheme().InstitutionID == "" {
+	if to == StatusBankRedirect && p.Scheme().InstitutionID == "" && !p.FromMandate() { // a mandate's payment goes to the payer's bank of the mandate
 		b, ok := l.defaultBank(*p)
 		if !ok {
 			return errs.E(errs.Conflict, "No bank takes %s payments in the countries this payment allows.", p.System())

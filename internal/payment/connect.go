@@ -13,15 +13,18 @@ import (
 	"github.com/bankrail/bankrail/notification"
 )
 
-// ConnectAccounts finds a customer's ACTIVE Connect account in a currency
-// (ledger.Service does).
+// ConnectAccounts finds the customer's ACTIVE Connect account in a
+// currency that a payment pays into (ledger.Service.ReceivingAccount): the
+// one its beneficiary names (IBAN, alias IBAN, or UK sort code and account
+// number), or, without a beneficiary (payee nil), the customer's oldest.
 type ConnectAccounts interface {
-	ConnectAccount(ctx context.Context, customerID, currency string) (ledger.Account, bool, error)
+	ReceivingAccount(ctx context.Context, customerID, currency string, payee *ledger.Payee) (ledger.Account, bool, error)
 }
 
 // UseConnect makes the service create expected (Connect) payments: a
-// payment whose customer has an ACTIVE Connect account in its currency is
-// expected on that account, and may leave out its beneficiary.
+// payment whose money goes to an ACTIVE Connect account of its customer in
+// its currency (no beneficiary, or a beneficiary naming that account) is
+// expected on that account; without a beneficiary, the account becomes it.
 func (s *Service) UseConnect(c ConnectAccounts) { s.connect = c }
 
 // NotReceivedAmount is the sandbox's magic amount: an expected payment of
@@ -40,12 +43,24 @@ type LedgerWrite struct {
 
 // expect finds the Connect account r would be expected on and, when r has
 // no beneficiary, makes that account its beneficiary. It returns the
-// account's id, or "" when the customer has none in r's currency.
+// account's id, or "" when the money goes to no Connect account of the
+// customer in r's currency: it has none, or r's beneficiary names another
+// account (docs/decisions.md, "A payment is expected only where its money
+// goes"). A beneficiary without account identifiers names no account (and
+// fails validation).
 func (s *Service) expect(ctx context.Context, customerID string, r *CreateRequest) (string, error) {
 	if s.connect == nil {
 		return "", nil
 	}
-	acct, ok, err := s.connect.ConnectAccount(ctx, customerID, strings.ToUpper(strings.TrimSpace(r.Currency)))
+	var payee *ledger.Payee
+	if b := r.Beneficiary; b != nil {
+		if b.AccountIdentifiers == nil {
+			return "", nil
+		}
+		ids := b.AccountIdentifiers
+		payee = &ledger.Payee{IBAN: ids.IBAN, SortCode: ids.SortCode, AccountNumber: ids.AccountNumber}
+	}
+	acct, ok, err := s.connect.ReceivingAccount(ctx, customerID, strings.ToUpper(strings.TrimSpace(r.Currency)), payee)
 	if err != nil || !ok {
 		return "", err
 	}

@@ -40,7 +40,9 @@ var payinStatuses = []Status{StatusCompleted, StatusNotReceived, StatusBankRedir
 // amount and currency match an expected payment of that account (COMPLETED,
 // NOT_RECEIVED, or still at the bank: see Receive) credit it as GATEWAY_PAYMENT and move the payment to
 // RECEIVED with payment_received; anything else is a MANUAL_CREDIT. All of
-// it in one unit of work. A repeated external id changes nothing.
+// it in one unit of work. A repeated external id changes nothing. An alias
+// IBAN (internal/alias) stands for its account; an inactive alias's funds
+// bounce (see bounceBack).
 func (s *Service) Payin(ctx context.Context, in PayinInput) (PayinOutcome, error) {
 	in.BeneficiaryIBAN, in.SenderIBAN = iso.NormalizeIBAN(in.BeneficiaryIBAN), iso.NormalizeIBAN(in.SenderIBAN)
 	in.Currency = strings.ToUpper(strings.TrimSpace(in.Currency))
@@ -63,6 +65,10 @@ func (s *Service) payinOnce(ctx context.Context, in PayinInput) (PayinOutcome, e
 	err := s.inTx(ctx, func(r Repos) error {
 		out = PayinOutcome{}
 		acct, err := r.Ledger().AccountByIBAN(ctx, in.BeneficiaryIBAN)
+		bounce := false
+		if errs.Is(err, errs.NotFound) { // an alias of an account: the account's funds, or they bounce
+			acct, bounce, err = aliasAccount(ctx, r, in.ViewerCustomerID, in.BeneficiaryIBAN)
+		}
 		if err == nil {
 			_, err = r.Ledger().Account(ctx, in.ViewerCustomerID, acct.ID) // another customer's account is unknown too
 		}
@@ -87,6 +93,10 @@ func (s *Service) payinOnce(ctx context.Context, in PayinInput) (PayinOutcome, e
 		now := s.now()
 		funds := Funds{ExternalID: in.ExternalPaymentID, Reference: in.PaymentReference,
 			Sender: ledger.Counterparty{Name: in.SenderName, IBAN: in.SenderIBAN}}
+		if bounce {
+			out, err = bounceBack(ctx, r, acct, in, funds, now)
+			return err
+		}
 		p, err := r.Payments().MatchExpected(ctx, acct.ID, in.PaymentReference, in.Amount, in.Currency, payinStatuses)
 		switch {
 		case err == nil:

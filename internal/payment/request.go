@@ -23,6 +23,7 @@ type CreateRequest struct {
 	Checkout                   *Checkout
 	DisplayInfo                []DisplayInfo
 	TermsAndConditionsAccepted *bool
+	MandateID                  string // a payment against a mandate (mandate.go); "" for none
 }
 
 // Payer is who pays, as the merchant knows them.

@@ -40,6 +40,7 @@ type Service struct {
 	cfg      Config
 	life     *Lifecycle
 	connect  ConnectAccounts // nil: no payment is expected on a Connect account
+	mandates Mandates        // nil: no payment is taken against a mandate (mandate.go)
 }
 
 // NewService returns a payment service: payments for reads and
@@ -75,11 +76,7 @@ type CreateInput struct {
 // Response is the answer to a creation as the client received it: the
 // representation rendered from the new payment, kept under the
 // Idempotency-Key for replays.
-type Response struct {
-	Body       []byte
-	ResourceID string // the new payment's id
-	Replayed   bool   // true when this is a replay of a kept answer
-}
+type Response = idempotency.Response
 
 // Renderer turns a new payment into the representation the client gets.
 type Renderer func(Payment) ([]byte, error)
@@ -97,10 +94,8 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 	if err := Validate(&in.Request, in.Channel, Limits{MaxAmount: s.cfg.MaxAmount}, s.banks); err != nil {
 		return Response{}, err
 	}
-	if c := in.Request.Communication; s.cfg.CheckNotificationURL != nil && c != nil && c.Notifications != nil && c.Notifications.URL != "" {
-		if err := s.cfg.CheckNotificationURL(ctx, c.Notifications.URL, "communication.notifications.url"); err != nil {
-			return Response{}, err
-		}
+	if err := s.checkNotificationURL(ctx, in.Request); err != nil {
+		return Response{}, err
 	}
 	p, err := s.newPayment(ctx, in)
 	if err != nil {
@@ -111,12 +106,10 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 	if err != nil {
 		return Response{}, err
 	}
-	op := in.Operation
-	if len(in.Scenario) > 0 {
-		op += " scenario " + in.Scenario.String()
-	}
-	key := idempotency.Request{CustomerID: in.Creator.CustomerID, Key: in.IdempotencyKey,
-		Fingerprint: Fingerprint(op, in.Channel, in.Request), Noun: "payment"}
+	// One transaction whatever the key: its claim and completion are the
+	// unit of work's first statement (idempotency.Request.OneTransaction).
+	key := in.idempotencyRequest()
+	key.OneTransaction = true
 	res, replayed, err := s.keys.Do(ctx, key, func(ctx context.Context, t *idempotency.Ticket) (idempotency.Result, error) {
 		body, err := render(p) // the NEW_PAYMENT record, whatever a scenario does next
 		if err != nil {
@@ -124,22 +117,15 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 		}
 		res := idempotency.Result{ResourceID: p.ID, Body: body}
 		if t == nil && len(stored.Messages) == 0 && len(stored.Ledger) == 0 {
-			return res, s.payments.Create(ctx, stored.Payment) // atomic by itself: no transaction to open
+			return res, s.payments.Create(ctx, stored.Payment) // a unit of work by itself
 		}
 		return res, s.inTx(ctx, func(r Repos) error {
-			if err := r.Payments().Create(ctx, stored.Payment); err != nil {
-				return err
+			if t != nil { // first: a key stored already undoes nothing else
+				if err := r.Idempotency().Complete(ctx, *t, res); err != nil {
+					return err
+				}
 			}
-			if err := r.Outbox().Enqueue(ctx, stored.Payment.UpdatedAt, stored.Messages...); err != nil {
-				return err
-			}
-			if err := writeLedger(ctx, r, stored.Ledger); err != nil {
-				return err
-			}
-			if t == nil {
-				return nil
-			}
-			return r.Idempotency().Complete(ctx, *t, res)
+			return writeCreated(ctx, r, stored)
 		})
 	})
 	if err != nil {
@@ -149,6 +135,45 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 		s.observeCreated(stored)
 	}
 	return Response{Body: res.Body, ResourceID: res.ResourceID, Replayed: replayed}, nil
+}
+
+// checkNotificationURL applies the configured check (netguard) to the
+// request's own notification URL, when it has one.
+func (s *Service) checkNotificationURL(ctx context.Context, req CreateRequest) error {
+	c := req.Communication
+	if s.cfg.CheckNotificationURL == nil || c == nil || c.Notifications == nil || c.Notifications.URL == "" {
+		return nil
+	}
+	return s.cfg.CheckNotificationURL(ctx, c.Notifications.URL, "communication.notifications.url")
+}
+
+// idempotencyRequest is the key of a creating request: its fingerprint
+// covers the operation, a sandbox scenario, the channel and the request.
+// Without a key there is no fingerprint: it is the key's only use, and its
+// canonical JSON encoding was 15% of the CPU of a create.
+func (in CreateInput) idempotencyRequest() idempotency.Request {
+	r := idempotency.Request{CustomerID: in.Creator.CustomerID, Key: in.IdempotencyKey, Noun: "payment"}
+	if r.Key == "" {
+		return r
+	}
+	op := in.Operation
+	if len(in.Scenario) > 0 {
+		op += " scenario " + in.Scenario.String()
+	}
+	r.Fingerprint = Fingerprint(op, in.Channel, in.Request)
+	return r
+}
+
+// writeCreated writes a new payment in the unit of work r with what its
+// first moves caused: notifications and ledger postings.
+func writeCreated(ctx context.Context, r Repos, c Change) error {
+	if err := r.Payments().Create(ctx, c.Payment); err != nil {
+		return err
+	}
+	if err := r.Outbox().Enqueue(ctx, c.Payment.UpdatedAt, c.Messages...); err != nil {
+		return err
+	}
+	return writeLedger(ctx, r, c.Ledger)
 }
 
 // newPayment builds the NEW_PAYMENT record of an accepted request.
@@ -234,6 +259,9 @@ func (s *Service) ResolveShortLink(ctx context.Context, code string) (string, er
 	if err != nil {
 		return "", err
 	}
+	if p.FromMandate() { // no payer step: nothing to open
+		return "", errs.NotFoundf("No payment link %q.", code)
+	}
 	return s.RedirectOf(p).DirectURL, nil
 }
 
@@ -246,16 +274,54 @@ func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Payment
 	return s.payments.Get(ctx, viewerCustomerID, strings.ToLower(id))
 }
 
+// GetDetails reads a payment as its details record needs it (Repository.
+// GetView: not for changes), with the whole refund rule applied
+// (RefundabilityAt) from the same read.
+func (s *Service) GetDetails(ctx context.Context, viewerCustomerID, id string) (ListItem, error) {
+	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
+		return ListItem{}, errs.E(errs.MalformedPathParam, "The payment id %q is not a uuid.", id)
+	}
+	it, err := s.payments.GetView(ctx, viewerCustomerID, strings.ToLower(id))
+	if err != nil {
+		return ListItem{}, err
+	}
+	it.Refund = RefundabilityAt(it.Payment, it.Refunded, it.Available)
+	return it, nil
+}
+
 // List returns one page of payments visible to viewerCustomerID and the
 // total number of matches.
 func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Payment, int, error) {
+	page, err := s.ListPage(ctx, viewerCustomerID, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]Payment, len(page.Items))
+	for i, it := range page.Items {
+		out[i] = it.Payment
+	}
+	return out, page.Total, nil
+}
+
+// ListPage returns one page of payments visible to viewerCustomerID, each
+// with the whole refund rule applied (RefundabilityAt, as a read of the
+// payment applies it), the total and the position after the page.
+func (s *Service) ListPage(ctx context.Context, viewerCustomerID string, f ListFilter) (Page, error) {
 	if f.Page < 1 {
 		f.Page = 1
 	}
 	if f.Limit < 1 || f.Limit > MaxPageLimit {
 		f.Limit = DefaultPageLimit
 	}
-	return s.payments.List(ctx, viewerCustomerID, f)
+	page, err := s.payments.ListPage(ctx, viewerCustomerID, f)
+	if err != nil {
+		return Page{}, err
+	}
+	for i := range page.Items {
+		it := &page.Items[i]
+		it.Refund = RefundabilityAt(it.Payment, it.Refunded, it.Available)
+	}
+	return page, nil
 }
 
 // Bank returns the bank the payer picked, if any.

@@ -7,6 +7,7 @@ import (
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // Repository keeps payments. Implementations return errs.NotFound for a
@@ -27,14 +28,26 @@ type Repository interface {
 
 	// Get reads a payment of viewerCustomerID or of a customer below it.
 	Get(ctx context.Context, viewerCustomerID, id string) (Payment, error)
+	// GetView reads a payment of viewerCustomerID or of a customer below it
+	// for its details record: its Request holds only what that record
+	// reads (View.Request), never to be written back; with the amounts the
+	// refund rule needs.
+	GetView(ctx context.Context, viewerCustomerID, id string) (ListItem, error)
 	// GetByID reads any payment, for the payer's pages (which check the
 	// checkout token) and the timed moves.
 	GetByID(ctx context.Context, id string) (Payment, error)
 	// GetByShortCode reads a payment by the code of its short link.
 	GetByShortCode(ctx context.Context, code string) (Payment, error)
 	// List returns one page of the payments visible to viewerCustomerID,
-	// newest first (createdAt, then id), and the total.
+	// newest first (createdAt, then id), and the total (ListPage's Total).
 	List(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Payment, int, error)
+	// ListPage returns one page of the payments visible to viewerCustomerID,
+	// newest first (createdAt, then id), read as GetView reads them, each
+	// with what the refund rule needs, the total (exact up to ExactTotalBound, an estimate above)
+	// and the position after the page when more follow. It reads the page
+	// from an index in order: its cost does not grow with the number of
+	// payments, only with the number of visible customers and the offset.
+	ListPage(ctx context.Context, viewerCustomerID string, f ListFilter) (Page, error)
 	// Due returns up to limit ids of payments whose timed move is due at
 	// now, the most overdue first.
 	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
@@ -68,7 +81,43 @@ type ListFilter struct {
 	CreatedTo         time.Time // inclusive
 	Page              int       // from 1
 	Limit             int       // 1..MaxPageLimit
+	// After, when set, starts the page right after this position (keyset
+	// paging, the cursor parameter) instead of at (Page-1)*Limit; Page is
+	// then the page number the cursor carried, for the paging headers.
+	After *Position
 }
+
+// Position is a place in the list order (createdAt, then id, both
+// descending): a page that starts after it begins with the next older
+// payment. It is every list's position (the cursor's content).
+type Position = paging.Position
+
+// Page is one page of a list.
+type Page struct {
+	Items []ListItem
+	// Total is the number of matches: exact up to ExactTotalBound; above
+	// it, Estimated is true and Total is extrapolated from the time the
+	// newest ExactTotalBound+1 matches span (see docs/decisions.md).
+	Total     int
+	Estimated bool
+	// Next is the position after the page's last item when more follow,
+	// nil on the last page.
+	Next *Position
+}
+
+// ListItem is a listed payment with the amounts the refund rule needs
+// beyond the payment itself, read in the same query.
+type ListItem struct {
+	Payment
+	Refunded  int64 // its pending and confirmed refunds
+	Available int64 // the available balance of its Connect account (0 when it has none)
+	Refund    Refundability
+}
+
+// ExactTotalBound is how many matches a list counts exactly; past it the
+// total is an estimate, so that counting costs the same at a thousand
+// payments and at a million.
+const ExactTotalBound = paging.ExactTotalBound
 
 // Page sizes of GET /payments.
 const (

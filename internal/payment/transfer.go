@@ -25,6 +25,9 @@ func TransferType(sys bank.PaymentSystem, b *bank.Bank) string {
 	if s, ok := SystemOf(sys); ok {
 		return s.TransferType(b)
 	}
+	if sys == PaymentSystemPayTo {
+		return TransferNPP
+	}
 	if b != nil && b.SEPAInstant {
 		return TransferSEPAInstantCredit
 	}
@@ -41,6 +44,7 @@ var timeframes = map[string]int{
 	TransferSWIFT:             8,
 	TransferCHAPS:             3,
 	TransferBACS:              5,
+	TransferNPP:               1,
 }
 
 // DefaultTimeframeDays is the timeframe of a transfer type not listed.

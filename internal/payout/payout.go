@@ -14,6 +14,8 @@ import (
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/paging"
+	"github.com/bankrail/bankrail/internal/payment"
 )
 
 // Status is the state of a payout.
@@ -40,13 +42,16 @@ const (
 	RejectedAmount = 2570 // the provider rejects it (REJECTED)
 )
 
-// Type is the kind of payout. Only PAYOUT is served today.
+// Type is the kind of payout.
 type Type string
 
 // Payout types.
 const (
-	TypePayout     Type = "PAYOUT"
-	TypeSettlement Type = "SETTLEMENT" // not served yet (422 on type)
+	TypePayout Type = "PAYOUT"
+	// TypeSettlement pays out the account's received payments: when it
+	// completes, the account's RECEIVED payments move to SETTLED, oldest
+	// first, as far as its amount covers them (see settlePayments).
+	TypeSettlement Type = "SETTLEMENT"
 )
 
 // Beneficiary is who receives the payout.
@@ -82,6 +87,16 @@ type Payout struct {
 	VerificationID    string
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
+	// Settled are the payments a SETTLEMENT payout settled, in the order
+	// it settled them (none until it completes); filled by Service.Get and
+	// Service.List, nil for a PAYOUT.
+	Settled []Settlement
+}
+
+// Settlement is a RECEIVED payment a SETTLEMENT payout moved to SETTLED.
+type Settlement struct {
+	PaymentID string
+	Amount    int64 // the payment's amount, minor units
 }
 
 // Filter narrows GET /payouts. Zero fields match everything.
@@ -92,6 +107,9 @@ type Filter struct {
 	CreatedTo   time.Time // inclusive
 	Page        int       // from 1
 	Limit       int       // 1..ledger.MaxPageLimit
+	// After, when set, starts the page right after this position (the
+	// cursor parameter); Page is then the number the cursor carried.
+	After *paging.Position
 }
 
 // Offset is the number of payouts before the page.
@@ -112,7 +130,7 @@ type Repository interface {
 	Get(ctx context.Context, viewerCustomerID, id string) (Payout, error)
 	// List returns one page of the payouts visible to viewerCustomerID,
 	// newest first, and the total.
-	List(ctx context.Context, viewerCustomerID string, f Filter) ([]Payout, int, error)
+	List(ctx context.Context, viewerCustomerID string, f Filter) (paging.Page[Payout], error)
 	// Verification reads a verification visible to viewerCustomerID.
 	Verification(ctx context.Context, viewerCustomerID, id string) (Verification, error)
 	// VerificationsOf lists the verifications of payout transactionID
@@ -123,11 +141,28 @@ type Repository interface {
 	// DueVerifications lists up to limit undecided, held verifications whose
 	// expiry has passed on their tenant's clock (base time now).
 	DueVerifications(ctx context.Context, now time.Time, limit int) ([]Verification, error)
+	// Received lists up to limit payments expected on Connect account
+	// accountID that are RECEIVED, oldest first (createdAt, then id).
+	Received(ctx context.Context, accountID string, limit int) ([]payment.Payment, error)
+	// Settled records that SETTLEMENT payout payoutID settled paymentID
+	// (CONFLICT when the payment was settled already).
+	Settled(ctx context.Context, payoutID, paymentID string, amount int64, at time.Time) error
+	// SettlementsOf reads the payments each of payoutIDs settled, by
+	// payout id, each payout's in the order it settled them (oldest
+	// payment first); a payout that settled nothing has no entry.
+	SettlementsOf(ctx context.Context, payoutIDs []string) (map[string][]Settlement, error)
+}
+
+// Settler moves a RECEIVED payment to SETTLED (payment.Lifecycle does):
+// the change, with its history entry, to save through payment.Repository.Move.
+type Settler interface {
+	Settled(p payment.Payment, at time.Time) (payment.Change, error)
 }
 
 // Repos are the repositories a payout writes through in one unit of work.
 type Repos interface {
 	Payouts() Repository
+	Payments() payment.Repository // SETTLEMENT payouts settle payments
 	Ledger() ledger.Repository
 	Outbox() notify.Outbox
 	Idempotency() idempotency.Completer

@@ -33,7 +33,7 @@ func TestInputValidation(t *testing.T) {
 			"beneficiary.name": errs.ValueRequired, "beneficiary.accountIdentifiers.iban": errs.ChecksumFailed}},
 		{"no account", func(in *Input) { in.AccountID, in.Beneficiary.IBAN = "", "" },
 			map[string]string{"accountId": errs.ValueRequired, "beneficiary.accountIdentifiers.iban": errs.ValueRequired}},
-		{"settlement not yet", func(in *Input) { in.Type = TypeSettlement }, map[string]string{"type": errs.InvalidValue}},
+		{"settlement", func(in *Input) { in.Type = TypeSettlement }, nil},
 		{"both kinds", func(in *Input) { in.Beneficiary.SortCode = "404784" },
 			map[string]string{"beneficiary.accountIdentifiers": errs.InvalidValue}},
 		{"bad UK", func(in *Input) { in.Beneficiary = Beneficiary{Name: "J", SortCode: "4047", AccountNumber: "x"} },
@@ -48,12 +48,16 @@ func TestInputValidation(t *testing.T) {
 			t.Parallel()
 			in := valid()
 			c.change(&in)
+			wantType := in.Type
+			if wantType == "" {
+				wantType = TypePayout // the default
+			}
 			err := in.validate()
 			if c.want == nil {
 				if err != nil {
 					t.Fatalf("valid input refused: %v", err)
 				}
-				if in.Type != TypePayout || in.AccountID != "0190f2a4-7c1e-7d3a-9b52-3f1f2c9e8a10" {
+				if in.Type != wantType || in.AccountID != "0190f2a4-7c1e-7d3a-9b52-3f1f2c9e8a10" {
 					t.Fatalf("not normalised: %+v", in)
 				}
 				return

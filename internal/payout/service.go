@@ -9,13 +9,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
+	"github.com/bankrail/bankrail/internal/paging"
+	"github.com/google/uuid"
 )
 
 // Service creates, decides and reads payouts.
@@ -26,6 +27,7 @@ type Service struct {
 	clock   clock.Clock
 	sandbox bool
 	log     *slog.Logger
+	settler Settler // moves the payments a SETTLEMENT payout settles
 }
 
 // NewService returns the payout service. In the sandbox (sandbox true) a
@@ -37,11 +39,7 @@ func NewService(payouts Repository, inTx Transactor, keys *idempotency.Guard, cl
 
 // Response is the answer to a creation as the client got it (the CREATED
 // payout), kept under the Idempotency-Key for replays.
-type Response struct {
-	Body       []byte
-	ResourceID string
-	Replayed   bool
-}
+type Response = idempotency.Response
 
 // Create validates in, holds the amount on the account, runs the account
 // holder verification and, when it is a MATCH, lets the payout go on: all in
@@ -56,34 +54,22 @@ func (s *Service) Create(ctx context.Context, in Input, render func(Payout) ([]b
 		Fingerprint: idempotency.Fingerprint("POST /payouts", []byte(in.AccountID), []byte(strconv.FormatInt(in.Amount, 10)),
 			[]byte(in.Currency), []byte(in.PaymentReference), []byte(in.InternalReference), []byte(in.Type),
 			[]byte(b.Name), []byte(b.IBAN), []byte(b.SortCode), []byte(b.AccountNumber), []byte(in.Scenario))}
-	res, replayed, err := s.keys.Do(ctx, key, func(ctx context.Context, t *idempotency.Ticket) (idempotency.Result, error) {
-		var out idempotency.Result
-		err := s.inTx(ctx, func(r Repos) error {
-			p, v, err := s.create(ctx, r, in)
-			if err != nil {
-				return err
+	return idempotency.Create(ctx, s.keys, key, s.retrying, func(r Repos) (idempotency.Result, error) {
+		p, v, err := s.create(ctx, r, in)
+		if err != nil {
+			return idempotency.Result{}, err
+		}
+		body, err := render(p)
+		if err != nil {
+			return idempotency.Result{}, err
+		}
+		if !v.Holds() {
+			if err := s.goOn(ctx, r, p, v.ExecutedAt); err != nil {
+				return idempotency.Result{}, err
 			}
-			body, err := render(p)
-			if err != nil {
-				return err
-			}
-			out = idempotency.Result{ResourceID: p.ID, Body: body}
-			if !v.Holds() {
-				if err := s.goOn(ctx, r, p, v.ExecutedAt); err != nil {
-					return err
-				}
-			}
-			if t == nil {
-				return nil
-			}
-			return r.Idempotency().Complete(ctx, *t, out)
-		})
-		return out, err
+		}
+		return idempotency.Result{ResourceID: p.ID, Body: body}, nil
 	})
-	if err != nil {
-		return Response{}, err
-	}
-	return Response{Body: res.Body, ResourceID: res.ResourceID, Replayed: replayed}, nil
 }
 
 // tooHigh is the 422 of an amount above the available balance.
@@ -198,6 +184,11 @@ func (s *Service) settle(ctx context.Context, r Repos, p Payout, from, to Status
 	if err := r.Payouts().Move(ctx, p, from); err != nil {
 		return err
 	}
+	if to == Completed && p.Type == TypeSettlement {
+		if err := s.settlePayments(ctx, r, p, now); err != nil {
+			return err
+		}
+	}
 	msg, err := payoutNotification(p)
 	if err != nil {
 		return err
@@ -210,11 +201,11 @@ func (s *Service) settle(ctx context.Context, r Repos, p Payout, from, to Status
 // it is REJECTED and its hold released. A second decision, or one on a
 // MATCH or an expired verification, is RESOURCE_NOT_MODIFIABLE.
 func (s *Service) Decide(ctx context.Context, viewerCustomerID, id string, approve bool, performer Performer) (Verification, error) {
-	if !isUUID(id) {
+	if !ids.IsUUID(id) {
 		return Verification{}, errs.E(errs.MalformedPathParam, "The account holder verification id %q is not a uuid.", id)
 	}
 	var out Verification
-	err := s.inTx(ctx, func(r Repos) error {
+	err := s.retrying(ctx, func(r Repos) error {
 		v, err := r.Payouts().Verification(ctx, viewerCustomerID, strings.ToLower(id))
 		if err != nil {
 			return err
@@ -284,22 +275,39 @@ func (s *Service) RunExpiry(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// Get reads a payout viewerCustomerID may see.
+// Get reads a payout viewerCustomerID may see (a SETTLEMENT payout with
+// the payments it settled).
 func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Payout, error) {
-	if !isUUID(id) {
+	if !ids.IsUUID(id) {
 		return Payout{}, errs.E(errs.MalformedPathParam, "The payout id %q is not a uuid.", id)
 	}
-	return s.payouts.Get(ctx, viewerCustomerID, strings.ToLower(id))
+	p, err := s.payouts.Get(ctx, viewerCustomerID, strings.ToLower(id))
+	if err != nil {
+		return Payout{}, err
+	}
+	one := []Payout{p}
+	if err := s.withSettlements(ctx, one); err != nil {
+		return Payout{}, err
+	}
+	return one[0], nil
 }
 
-// List returns one page of the payouts viewerCustomerID may see and the total.
-func (s *Service) List(ctx context.Context, viewerCustomerID string, f Filter) ([]Payout, int, error) {
-	return s.payouts.List(ctx, viewerCustomerID, f)
+// List returns one page of the payouts viewerCustomerID may see and the
+// total; SETTLEMENT payouts with the payments they settled.
+func (s *Service) List(ctx context.Context, viewerCustomerID string, f Filter) (paging.Page[Payout], error) {
+	page, err := s.payouts.List(ctx, viewerCustomerID, f)
+	if err != nil {
+		return paging.Page[Payout]{}, err
+	}
+	if err := s.withSettlements(ctx, page.Items); err != nil {
+		return paging.Page[Payout]{}, err
+	}
+	return page, nil
 }
 
 // Verification reads an account holder verification viewerCustomerID may see.
 func (s *Service) Verification(ctx context.Context, viewerCustomerID, id string) (Verification, error) {
-	if !isUUID(id) {
+	if !ids.IsUUID(id) {
 		return Verification{}, errs.E(errs.MalformedPathParam, "The account holder verification id %q is not a uuid.", id)
 	}
 	return s.payouts.Verification(ctx, viewerCustomerID, strings.ToLower(id))
@@ -311,17 +319,21 @@ func (s *Service) VerificationsOf(ctx context.Context, viewerCustomerID, transac
 	return s.payouts.VerificationsOf(ctx, viewerCustomerID, strings.ToLower(transactionID))
 }
 
-// now is the time on the clock of customerID's tenant, at the store's precision.
-func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
-	t, err := clock.For(ctx, s.clock, customerID)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("read the clock of customer %s: %w", customerID, err)
+// retrying runs fn in a unit of work, again (at most 3 times in all) when
+// it fails with CONFLICT: a concurrent unit of work moved what it read (on
+// PostgreSQL, a SETTLEMENT payout whose payments another one settled
+// first, or a decision taken meanwhile). fn reads everything afresh.
+func (s *Service) retrying(ctx context.Context, fn func(Repos) error) error {
+	var err error
+	for range 3 {
+		if err = s.inTx(ctx, fn); !errs.Is(err, errs.Conflict) || errors.Is(err, ledger.ErrInsufficientFunds) {
+			return err
+		}
 	}
-	return t.UTC().Truncate(time.Microsecond), nil
+	return err
 }
 
-// isUUID reports whether s is a uuid in its 36-character form.
-func isUUID(s string) bool {
-	_, err := uuid.Parse(s)
-	return err == nil && len(s) == 36
+// now is the time on the clock of customerID's tenant, at the store's precision.
+func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
+	return clock.StoredFor(ctx, s.clock, customerID)
 }

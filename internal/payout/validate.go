@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/iso"
 )
 
@@ -34,7 +35,7 @@ func (in *Input) validate() error {
 	in.AccountID = strings.ToLower(strings.TrimSpace(in.AccountID))
 	if in.AccountID == "" {
 		v.Add(errs.ValueRequired, "accountId", "accountId is required: the Connect account the money leaves.")
-	} else if !isUUID(in.AccountID) {
+	} else if !ids.IsUUID(in.AccountID) {
 		v.Add(errs.InvalidFormat, "accountId", "accountId must be a uuid.")
 	}
 	if in.Amount <= 0 {
@@ -48,11 +49,9 @@ func (in *Input) validate() error {
 	switch in.Type {
 	case "":
 		in.Type = TypePayout
-	case TypePayout:
-	case TypeSettlement:
-		v.Add(errs.InvalidValue, "type", "type SETTLEMENT is not served yet; use PAYOUT.")
+	case TypePayout, TypeSettlement:
 	default:
-		v.Add(errs.InvalidValue, "type", "type must be PAYOUT.")
+		v.Add(errs.InvalidValue, "type", "type must be PAYOUT or SETTLEMENT.")
 	}
 	b := &in.Beneficiary
 	text(&v, "beneficiary.name", b.Name, MaxNameLength, true)

@@ -1,9 +1,13 @@
 // Package refund is the refund of a Connect payment: the request and its
-// rules (what is left, what the account holds, the sandbox outcomes), the
-// refund's statuses and the service that creates and reads refunds. The
-// amount is held on the payment's Connect account from creation
-// (ledger: AVAILABLE -> HELD); a confirmed refund's money leaves, a failed
-// or rejected one's comes back. It knows nothing of HTTP or SQL.
+// rules (what is left, what the account holds), the refund's statuses, the
+// service that creates and reads refunds, and its settlement. The amount is
+// held on the payment's Connect account from creation (ledger: AVAILABLE ->
+// HELD), in the transaction that also enqueues the refund's settlement job
+// (settle.go): the job sends the refund through the bank's transfer
+// connector (bank.TransferSender; the sandbox's is MockBank) and, on the
+// bank's final answer, moves it to CONFIRMED (the money leaves), FAILED or
+// REJECTED (the money comes back), with its postings and notification in
+// one transaction. It knows nothing of HTTP or SQL.
 package refund
 
 import (
@@ -11,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/job"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
@@ -52,8 +57,14 @@ type Refund struct {
 type Repository interface {
 	// Create inserts r and adds its amount to the payment's refunded total,
 	// only while that total stays within limit (else ErrOverRefund, nothing
-	// written).
+	// written): Reserve, then Insert.
 	Create(ctx context.Context, r Refund, limit int64) error
+	// Reserve adds amount to the payment's refunded total, only while it
+	// stays within limit (else ErrOverRefund, nothing written).
+	Reserve(ctx context.Context, paymentID string, amount, limit int64) error
+	// Insert inserts r, whose amount was reserved and whose ledger
+	// transaction was recorded in the same unit of work.
+	Insert(ctx context.Context, r Refund) error
 	// Settle saves r's final status while it is still PENDING; a FAILED or
 	// REJECTED refund gives its amount back to the payment's total.
 	Settle(ctx context.Context, r Refund) error
@@ -63,6 +74,11 @@ type Repository interface {
 	OfPayment(ctx context.Context, paymentID string) ([]Refund, error)
 	// Refunded is the payment's refunded total (pending and confirmed refunds).
 	Refunded(ctx context.Context, paymentID string) (int64, error)
+	// Standing reads, in one snapshot, the payment's refunded total and
+	// its Connect account accountID (of customerID): a settlement that
+	// gives money back moves both at once, and a rule read from two
+	// snapshots could see one move without the other.
+	Standing(ctx context.Context, customerID, paymentID, accountID string) (refunded int64, acct ledger.Account, err error)
 }
 
 // Repos are the repositories a refund writes through in one unit of work.
@@ -72,6 +88,7 @@ type Repos interface {
 	Ledger() ledger.Repository
 	Outbox() notify.Outbox
 	Idempotency() idempotency.Completer
+	Jobs() job.Enqueuer
 }
 
 // Transactor runs fn in one unit of work.

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/idempotency"
@@ -16,6 +18,7 @@ import (
 	"github.com/bankrail/bankrail/internal/money"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/notification"
 )
 
 // ErrOverRefund is a refund that would take a payment's refunded total
@@ -25,7 +28,7 @@ var ErrOverRefund = errors.New("refund: more than what is left of the payment")
 // MaxReferenceLength bounds externalReference.
 const MaxReferenceLength = 255
 
-// Service requests and reads refunds.
+// Service requests, reads and settles refunds.
 type Service struct {
 	refunds  Repository         // reads
 	payments payment.Repository // reads
@@ -34,14 +37,36 @@ type Service struct {
 	keys     *idempotency.Guard
 	clock    clock.Clock
 	sandbox  bool
+	bank     bank.TransferSender // nil: no bank connector wired
+	log      *slog.Logger
 }
 
-// NewService returns the refund service (refunds, payments and accounts for reads). In the sandbox (sandbox true) a
-// refund's outcome is decided at once by its amount and scenario; in
-// production it stays PENDING (no bank connector yet).
-func NewService(refunds Repository, payments payment.Repository, accounts ledger.Repository, inTx Transactor,
-	keys *idempotency.Guard, clk clock.Clock, sandbox bool) *Service {
-	return &Service{refunds: refunds, payments: payments, accounts: accounts, inTx: inTx, keys: keys, clock: clk, sandbox: sandbox}
+// Deps are what the refund service works with.
+type Deps struct {
+	Refunds  Repository         // reads
+	Payments payment.Repository // reads
+	Accounts ledger.Repository  // reads
+	InTx     Transactor
+	Keys     *idempotency.Guard
+	Clock    clock.Clock
+	// Sandbox keeps the request's testing scenario (REFUND_REJECTED) with
+	// the refund for the sandbox's mock bank.
+	Sandbox bool
+	// Bank sends refunds (the sandbox's MockBank, or a real bank's
+	// connector); nil when none is wired: a refund then fails, as no bank
+	// can send it.
+	Bank bank.TransferSender
+	Log  *slog.Logger // nil: discard
+}
+
+// NewService returns the refund service.
+func NewService(d Deps) *Service {
+	log := d.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Service{refunds: d.Refunds, payments: d.Payments, accounts: d.Accounts, inTx: d.InTx, keys: d.Keys,
+		clock: d.Clock, sandbox: d.Sandbox, bank: d.Bank, log: log}
 }
 
 // Input is one POST /payments/{id}/request-refund.
@@ -56,15 +81,11 @@ type Input struct {
 
 // Response is the answer to a request as the client got it (the PENDING
 // refund), kept under the Idempotency-Key for replays.
-type Response struct {
-	Body       []byte
-	ResourceID string
-	Replayed   bool
-}
+type Response = idempotency.Response
 
 // Request creates a refund of a RECEIVED or SETTLED Connect payment and
-// holds its amount on the account, in one unit of work with the refund's
-// outcome in the sandbox and its notification. The checks, in order: a
+// holds its amount on the account, in one unit of work with the job that
+// settles it (Settle). The checks, in order: a
 // payment that cannot be refunded at all is RESOURCE_NOT_MODIFIABLE
 // (payment.RefundabilityAt); an amount above what is left or above the
 // account's available balance is VALIDATION_FAILURE TOO_HIGH on amount.
@@ -97,38 +118,25 @@ func (s *Service) Request(ctx context.Context, in Input, render func(Refund) ([]
 	key := idempotency.Request{CustomerID: in.ViewerCustomerID, Key: in.IdempotencyKey, Noun: "refund",
 		Fingerprint: idempotency.Fingerprint("POST /payments/{id}/request-refund", []byte(in.PaymentID),
 			[]byte(amountPart), []byte(in.ExternalReference), []byte(reject))}
-	res, replayed, err := s.keys.Do(ctx, key, func(ctx context.Context, t *idempotency.Ticket) (idempotency.Result, error) {
-		var out idempotency.Result
-		err := s.inTx(ctx, func(r Repos) error {
-			f, err := s.create(ctx, r, in)
-			if err != nil {
-				return err
-			}
-			body, err := render(f)
-			if err != nil {
-				return err
-			}
-			out = idempotency.Result{ResourceID: f.ID, Body: body}
-			if s.sandbox {
-				if err := s.settle(ctx, r, f, outcomeOf(f, in.Reject)); err != nil {
-					return err
-				}
-			}
-			if t == nil {
-				return nil
-			}
-			return r.Idempotency().Complete(ctx, *t, out)
-		})
-		return out, err
+	return idempotency.Create(ctx, s.keys, key, s.inTx, func(r Repos) (idempotency.Result, error) {
+		f, err := s.create(ctx, r, in)
+		if err != nil {
+			return idempotency.Result{}, err
+		}
+		body, err := render(f)
+		if err != nil {
+			return idempotency.Result{}, err
+		}
+		return idempotency.Result{ResourceID: f.ID, Body: body}, nil
 	})
-	if err != nil {
-		return Response{}, err
-	}
-	return Response{Body: res.Body, ResourceID: res.ResourceID, Replayed: replayed}, nil
 }
 
-// outcomeOf is the sandbox's answer to a refund: 1177 fails, the scenario
-// REFUND_REJECTED rejects, anything else is confirmed.
+// ScenarioRejected is the sandbox scenario of a refund the payer's bank
+// refuses (X-Service-Testing-Scenario: REFUND_REJECTED).
+const ScenarioRejected = "REFUND_REJECTED"
+
+// outcomeOf is the sandbox's answer to a refund (MockBank's): 1177 fails,
+// the scenario REFUND_REJECTED rejects, anything else is confirmed.
 func outcomeOf(f Refund, reject bool) Status {
 	switch {
 	case f.Amount == FailingAmount:
@@ -146,22 +154,17 @@ func tooHigh(format string, args ...any) error {
 	return v.Err()
 }
 
-// create applies the rule and writes the PENDING refund and its hold.
+// create applies the rule and writes the PENDING refund, its hold and the
+// job that settles it.
 func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error) {
 	p, err := r.Payments().Get(ctx, in.ViewerCustomerID, in.PaymentID)
 	if err != nil {
 		return Refund{}, err
 	}
-	// The account before the refunded total: under concurrent refunds a
-	// later total only makes what is left smaller, never the rule stricter
-	// than the two conditional writes below, which decide.
-	var acct ledger.Account
-	if p.Expected() {
-		if acct, err = r.Ledger().Account(ctx, p.CustomerID, p.ConnectAccountID); err != nil {
-			return Refund{}, err
-		}
-	}
-	refunded, err := r.Refunds().Refunded(ctx, p.ID)
+	// The refunded total and the account's balance from one snapshot (a
+	// concurrent settlement moves both); the two conditional writes below
+	// decide whatever the concurrency.
+	refunded, acct, err := s.standing(ctx, r.Refunds(), p)
 	if err != nil {
 		return Refund{}, err
 	}
@@ -183,7 +186,7 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error)
 	if err != nil {
 		return Refund{}, err
 	}
-	now, err := s.now(ctx, p.CustomerID)
+	tenant, now, err := s.tenantNow(ctx, p.CustomerID)
 	if err != nil {
 		return Refund{}, err
 	}
@@ -204,63 +207,38 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error)
 	if err != nil {
 		return Refund{}, err
 	}
+	// The writes, in an order that takes the account's row last: the
+	// ledger's balance UPDATE holds it until the commit (on PostgreSQL),
+	// and every movement of the account waits for it.
+	if err := r.Refunds().Reserve(ctx, p.ID, amount, p.Amount()); errors.Is(err, ErrOverRefund) {
+		return Refund{}, tooHigh("amount must be at most what is left of the payment to refund.")
+	} else if err != nil {
+		return Refund{}, err
+	}
+	scenario := ""
+	if s.sandbox && in.Reject {
+		scenario = ScenarioRejected
+	}
+	if err := r.Jobs().Enqueue(ctx, settleJob(f, tenant, scenario, f.CreatedAt)); err != nil {
+		return Refund{}, err
+	}
 	if err := r.Ledger().Record(ctx, tx, e); errors.Is(err, ledger.ErrInsufficientFunds) {
 		return Refund{}, tooHigh("amount must be at most the Connect account's available balance.")
 	} else if err != nil {
 		return Refund{}, err
 	}
-	if err := r.Refunds().Create(ctx, f, p.Amount()); errors.Is(err, ErrOverRefund) {
-		return Refund{}, tooHigh("amount must be at most what is left of the payment to refund.")
-	} else if err != nil {
+	if err := r.Refunds().Insert(ctx, f); err != nil {
 		return Refund{}, err
 	}
 	return f, nil
 }
 
-// settle ends a PENDING refund in status to: the held money leaves
-// (CONFIRMED) or comes back to the account (FAILED, REJECTED), and the
-// refund's notification is written.
-func (s *Service) settle(ctx context.Context, r Repos, f Refund, to Status) error {
-	tx, err := r.Ledger().Transaction(ctx, f.CustomerID, f.TransactionID)
-	if err != nil {
-		return err
-	}
-	txTo := ledger.TxCompleted
-	switch to {
-	case Failed:
-		txTo = ledger.TxFailed
-	case Rejected:
-		txTo = ledger.TxRejected
-	}
-	now, err := s.now(ctx, f.CustomerID)
-	if err != nil {
-		return err
-	}
-	moved, e, err := ledger.Settle(tx, txTo, ledger.NewID(), now)
-	if err != nil {
-		return err
-	}
-	if err := r.Ledger().Move(ctx, moved, ledger.TxProcessing, e); err != nil {
-		return err
-	}
-	f.Status, f.UpdatedAt = to, now
-	if err := r.Refunds().Settle(ctx, f); err != nil {
-		return err
-	}
-	msg, err := Notification(f)
-	if err != nil {
-		return err
-	}
-	return r.Outbox().Enqueue(ctx, now, msg)
-}
-
 // Notification is the notification of f's final status, to the payment's
 // application (or its notification URL), ordered with the payment's.
 func Notification(f Refund) (notify.Message, error) {
-	typ := map[Status]string{Confirmed: "refund_confirmed", Failed: "refund_failed", Rejected: "refund_rejected"}[f.Status]
-	return notify.New(notify.Target{CustomerID: f.CustomerID, ClientID: f.ClientID, URL: f.NotificationURL}, f.PaymentID, typ,
-		map[string]any{"refund": f.ID, "payment": f.PaymentID, "externalReference": f.ExternalReference, "amount": f.Amount,
-			"currency": f.Currency, "status": string(f.Status), "timestamp": f.UpdatedAt.UTC()})
+	return notify.Refund(notify.Target{CustomerID: f.CustomerID, ClientID: f.ClientID, URL: f.NotificationURL},
+		notification.Refund{Refund: f.ID, Payment: f.PaymentID, ExternalReference: f.ExternalReference, Amount: f.Amount,
+			Currency: f.Currency, Status: string(f.Status), Timestamp: f.UpdatedAt})
 }
 
 // Get reads a refund that viewerCustomerID may see.
@@ -283,30 +261,51 @@ func (s *Service) OfPayment(ctx context.Context, viewerCustomerID, paymentID str
 	return s.refunds.OfPayment(ctx, p.ID)
 }
 
-// now is the time on the clock of customerID's tenant (the sandbox clock is
-// per top-level customer), at the precision the store keeps.
-func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
-	t, err := clock.For(ctx, s.clock, customerID)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("read the clock of customer %s: %w", customerID, err)
+// tenantReader is the sandbox clock (clock.Tenants): it names the tenant
+// (top-level customer) whose clock a customer follows, which a job needs
+// to be due on that clock.
+type tenantReader interface {
+	Read(ctx context.Context, customerID string) (clock.Reading, error)
+}
+
+// tenantNow is the time on the clock of customerID's tenant (the sandbox
+// clock is per top-level customer) at the precision the store keeps, and
+// that tenant's id ("" without per-tenant clocks: production's jobs are due
+// on the one clock).
+func (s *Service) tenantNow(ctx context.Context, customerID string) (string, time.Time, error) {
+	if tr, ok := s.clock.(tenantReader); ok {
+		r, err := tr.Read(ctx, customerID)
+		if err != nil {
+			return "", time.Time{}, fmt.Errorf("read the clock of customer %s: %w", customerID, err)
+		}
+		return r.TenantID, r.Now.UTC().Truncate(time.Microsecond), nil
 	}
-	return t.UTC().Truncate(time.Microsecond), nil
+	t, err := s.now(ctx, customerID)
+	return "", t, err
+}
+
+// now is the time on the clock of customerID's tenant, at the precision
+// the store keeps.
+func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
+	return clock.StoredFor(ctx, s.clock, customerID)
 }
 
 // Refundability is the refund rule applied to p now: what is left of it
 // and what its Connect account holds (the details record's refund fields).
 func (s *Service) Refundability(ctx context.Context, p payment.Payment) (payment.Refundability, error) {
-	var available int64
-	if p.Expected() { // the account first, as in create
-		a, err := s.accounts.Account(ctx, p.CustomerID, p.ConnectAccountID)
-		if err != nil {
-			return payment.Refundability{}, err
-		}
-		available = a.Balance.Available
-	}
-	refunded, err := s.refunds.Refunded(ctx, p.ID)
+	refunded, acct, err := s.standing(ctx, s.refunds, p)
 	if err != nil {
 		return payment.Refundability{}, err
 	}
-	return payment.RefundabilityAt(p, refunded, available), nil
+	return payment.RefundabilityAt(p, refunded, acct.Balance.Available), nil
+}
+
+// standing is p's refunded total and, for an expected payment, its Connect
+// account, read in one snapshot.
+func (s *Service) standing(ctx context.Context, refunds Repository, p payment.Payment) (int64, ledger.Account, error) {
+	if !p.Expected() {
+		refunded, err := refunds.Refunded(ctx, p.ID)
+		return refunded, ledger.Account{}, err
+	}
+	return refunds.Standing(ctx, p.CustomerID, p.ID, p.ConnectAccountID)
 }

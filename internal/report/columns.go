@@ -41,12 +41,9 @@ type source struct {
 	rows func(ctx context.Context, s Scope, w rowWriter) error
 }
 
-// none is the source of a type whose data does not exist yet (payouts):
-// no rows.
-var none = source{
-	any:  func(context.Context, Scope) (bool, error) { return false, nil },
-	rows: func(context.Context, Scope, rowWriter) error { return nil },
-}
+// noAny is the any of a type without allowEmpty (REFUNDS, PAYOUTS): it is
+// never asked.
+func noAny(context.Context, Scope) (bool, error) { return false, nil }
 
 // sources returns the source of each type over data.
 func sources(data Data, banks *bank.Registry) map[Type]source {
@@ -56,16 +53,22 @@ func sources(data Data, banks *bank.Registry) map[Type]source {
 		}},
 		AuditLog: {any: data.AnyAudit, rows: func(ctx context.Context, s Scope, w rowWriter) error {
 			rec := make([]string, len(Headers[AuditLog]))
+			var c cells
 			return data.AuditLog(ctx, s, func(a AuditRow) error {
-				rec[0], rec[1], rec[2], rec[3] = a.OccurredAt.Format(TimeFormat), a.CustomerID, a.ActorType, a.ActorID
+				c.reset()
+				c.time(a.OccurredAt)
+				c.into(&rec[0])
+				rec[1], rec[2], rec[3] = a.CustomerID, a.ActorType, a.ActorID
 				rec[4], rec[5], rec[6], rec[7], rec[8] = a.Action, a.ResourceType, a.ResourceID, a.RequestID, a.IP
 				return w(rec)
 			})
 		}},
-		Refunds: {any: none.any, rows: func(ctx context.Context, s Scope, w rowWriter) error {
+		Refunds: {any: noAny, rows: func(ctx context.Context, s Scope, w rowWriter) error {
 			return refundRows(ctx, data, s, w)
 		}},
-		Payouts: none,
+		Payouts: {any: noAny, rows: func(ctx context.Context, s Scope, w rowWriter) error {
+			return payoutRows(ctx, data, s, w)
+		}},
 		Connect: {any: data.AnyConnectTransaction, rows: func(ctx context.Context, s Scope, w rowWriter) error {
 			return connectRows(ctx, data, s, w)
 		}},
@@ -83,10 +86,32 @@ func refundRows(ctx context.Context, data Data, s Scope, w rowWriter) error {
 	if s.EventFees {
 		fee = strconv.Itoa(SandboxEventFee)
 	}
+	var c cells
 	return data.Refunds(ctx, s, func(f RefundRow) error {
-		rec[0], rec[1], rec[2] = f.ID, f.PaymentID, f.AccountID
-		rec[3], rec[4], rec[5] = f.CreatedAt.Format(TimeFormat), f.UpdatedAt.Format(TimeFormat), f.Status
-		rec[6], rec[7], rec[8], rec[9] = strconv.FormatInt(f.Amount, 10), f.Currency, safeText(f.ExternalReference), fee
+		c.reset()
+		c.time(f.CreatedAt)
+		c.time(f.UpdatedAt)
+		c.int(f.Amount)
+		c.into(&rec[3], &rec[4], &rec[6])
+		rec[0], rec[1], rec[2], rec[5] = f.ID, f.PaymentID, f.AccountID, f.Status
+		rec[7], rec[8], rec[9] = f.Currency, safeText(f.ExternalReference), fee
+		return w(rec)
+	})
+}
+
+// payoutRows writes the PAYOUTS rows; beneficiaryIban is empty for a UK
+// account (sort code and account number, which the header has no column for).
+func payoutRows(ctx context.Context, data Data, s Scope, w rowWriter) error {
+	rec := make([]string, len(Headers[Payouts]))
+	var c cells
+	return data.Payouts(ctx, s, func(p PayoutRow) error {
+		c.reset()
+		c.time(p.CreatedAt)
+		c.time(p.UpdatedAt)
+		c.int(p.Amount)
+		c.into(&rec[2], &rec[3], &rec[5])
+		rec[0], rec[1], rec[4], rec[6] = p.ID, p.AccountID, p.Status, p.Currency
+		rec[7], rec[8], rec[9] = safeText(p.PaymentReference), safeText(p.BeneficiaryName), p.BeneficiaryIBAN
 		return w(rec)
 	})
 }
@@ -94,33 +119,48 @@ func refundRows(ctx context.Context, data Data, s Scope, w rowWriter) error {
 // connectRows writes the CONNECT rows: the account's ledger transactions.
 func connectRows(ctx context.Context, data Data, s Scope, w rowWriter) error {
 	rec := make([]string, len(Headers[Connect]))
+	var c cells
 	return data.ConnectTransactions(ctx, s, func(t ConnectRow) error {
-		rec[0], rec[1], rec[2] = t.ID, string(t.Type), string(t.Operation)
-		rec[3], rec[4], rec[5] = t.CreatedAt.Format(TimeFormat), t.UpdatedAt.Format(TimeFormat), string(t.Status)
-		rec[6], rec[7], rec[8] = strconv.FormatInt(t.Amount.Minor(), 10), t.Amount.Currency(), t.PaymentID
+		c.reset()
+		c.time(t.CreatedAt)
+		c.time(t.UpdatedAt)
+		c.int(t.Amount.Minor())
+		c.into(&rec[3], &rec[4], &rec[6])
+		rec[0], rec[1], rec[2], rec[5] = t.ID, string(t.Type), string(t.Operation), string(t.Status)
+		rec[7], rec[8] = t.Amount.Currency(), t.PaymentID
 		rec[9], rec[10], rec[11] = safeText(t.Reference), safeText(t.Counterparty.Name), t.Counterparty.IBAN
 		return w(rec)
 	})
 }
 
 // paymentRows writes the PAYMENTS rows; the transfer type is derived from
-// the payment system and the bank, once per pair.
+// the payment system and the bank, once per pair (and not looked up again
+// while the pair stays the same from row to row).
 func paymentRows(ctx context.Context, data Data, banks *bank.Registry, s Scope, w rowWriter) error {
 	rec := make([]string, len(Headers[Payments]))
 	transfer := map[[2]string]string{}
+	var last [2]string
+	tt := ""
+	var c cells
 	return data.Payments(ctx, s, func(p PaymentRow) error {
-		key := [2]string{p.PaymentSystem, p.InstitutionID}
-		tt, ok := transfer[key]
-		if !ok {
-			var b *bank.Bank
-			if found, ok := banks.Get(p.InstitutionID); ok && p.InstitutionID != "" {
-				b = &found
+		if key := [2]string{p.PaymentSystem, p.InstitutionID}; key != last || tt == "" {
+			var ok bool
+			if tt, ok = transfer[key]; !ok {
+				var b *bank.Bank
+				if found, ok := banks.Get(p.InstitutionID); ok && p.InstitutionID != "" {
+					b = &found
+				}
+				tt = payment.TransferType(bank.PaymentSystem(p.PaymentSystem), b)
+				transfer[key] = tt
 			}
-			tt = payment.TransferType(bank.PaymentSystem(p.PaymentSystem), b)
-			transfer[key] = tt
+			last = key
 		}
-		rec[0], rec[1], rec[2], rec[3] = p.ID, p.CreatedAt.Format(TimeFormat), p.UpdatedAt.Format(TimeFormat), p.CustomerID
-		rec[4], rec[5], rec[6] = p.Status, strconv.FormatInt(p.Amount, 10), p.Currency
+		c.reset()
+		c.time(p.CreatedAt)
+		c.time(p.UpdatedAt)
+		c.int(p.Amount)
+		c.into(&rec[1], &rec[2], &rec[5])
+		rec[0], rec[3], rec[4], rec[6] = p.ID, p.CustomerID, p.Status, p.Currency
 		rec[7], rec[8] = safeText(p.PaymentReference), safeText(p.InternalReference)
 		rec[9], rec[10], rec[11] = p.PaymentSystem, p.InstitutionID, tt
 		return w(rec)

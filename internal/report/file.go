@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"compress/gzip"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -10,17 +9,20 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/klauspost/compress/gzip"
+
 	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // fileWriter turns CSV records into the stored chunks of one attempt:
-// encoding/csv -> (a goroutine) gzip -> pieces of at most size compressed
-// bytes, each written as it fills. Scanning and CSV run beside compression
-// and storage, so generation uses two cores. Memory stays at one chunk,
-// gzip's window and a few 64 KiB blocks in flight.
+// encoding/csv -> gzip (best speed) -> pieces of at most size compressed
+// bytes. Formatting, CSV and compression run on the generating goroutine
+// (one core: the API keeps the others); only storing a full chunk, which
+// waits on the database, is handed to a goroutine of its own, so the
+// generation goes on meanwhile. Memory stays at two chunks, gzip's window
+// and the CSV buffer.
 type fileWriter struct {
 	csv    *csv.Writer
-	async  *asyncWriter
 	gz     *gzip.Writer
 	chunks *chunkWriter
 	count  *countWriter
@@ -31,25 +33,22 @@ type fileWriter struct {
 const csvBlock = 64 << 10 // bytes of CSV handed to the compressor at once
 
 func newFileWriter(ctx context.Context, repo Repository, id string, attempt, size int) *fileWriter {
-	ch := &chunkWriter{ctx: ctx, repo: repo, id: id, attempt: attempt, buf: make([]byte, 0, size)}
+	ch := newChunkWriter(ctx, repo, id, attempt, size)
 	gz, _ := gzip.NewWriterLevel(ch, gzip.BestSpeed) // a valid level: no error
-	async := newAsyncWriter(gz, 4, csvBlock)
-	cnt := &countWriter{w: async}
-	return &fileWriter{csv: csv.NewWriter(bufio.NewWriterSize(cnt, csvBlock)), async: async, gz: gz, chunks: ch, count: cnt}
+	cnt := &countWriter{w: gz}
+	return &fileWriter{csv: csv.NewWriter(bufio.NewWriterSize(cnt, csvBlock)), gz: gz, chunks: ch, count: cnt}
 }
 
-// Abort stops the compressor goroutine of a file that will not be closed
+// Abort stops the storing goroutine of a file that will not be closed
 // (generation failed). It is a no-op after Close.
-func (f *fileWriter) Abort() { _ = f.async.Close() }
+func (f *fileWriter) Abort() { _ = f.chunks.wait() }
 
-// Close flushes every layer and writes the last chunk.
+// Close flushes every layer, stores the last chunk and waits until every
+// chunk is stored.
 func (f *fileWriter) Close() error {
 	f.csv.Flush()
 	if err := f.csv.Error(); err != nil {
 		return fmt.Errorf("write csv: %w", err)
-	}
-	if err := f.async.Close(); err != nil {
-		return err
 	}
 	if err := f.gz.Close(); err != nil {
 		return fmt.Errorf("compress: %w", err)
@@ -57,58 +56,11 @@ func (f *fileWriter) Close() error {
 	if err := f.chunks.flush(); err != nil {
 		return err
 	}
+	if err := f.chunks.wait(); err != nil {
+		return err
+	}
 	f.raw, f.stored = f.count.n, f.chunks.total
 	return nil
-}
-
-// asyncWriter hands what is written to a goroutine that writes it to w,
-// through a few buffers: the writer goes on while w works. The first error
-// of w is returned by the next Write and by Close.
-type asyncWriter struct {
-	blocks chan []byte
-	free   chan []byte
-	done   chan error
-	failed atomic.Pointer[error]
-	close  sync.Once
-	result error
-}
-
-func newAsyncWriter(w io.Writer, depth, size int) *asyncWriter {
-	a := &asyncWriter{blocks: make(chan []byte, depth), free: make(chan []byte, depth+1), done: make(chan error, 1)}
-	for range depth + 1 {
-		a.free <- make([]byte, 0, size)
-	}
-	go func() {
-		var err error
-		for b := range a.blocks {
-			if err == nil {
-				if _, err = w.Write(b); err != nil {
-					a.failed.Store(&err)
-				}
-			}
-			a.free <- b[:0]
-		}
-		a.done <- err
-	}()
-	return a
-}
-
-func (a *asyncWriter) Write(p []byte) (int, error) {
-	if err := a.failed.Load(); err != nil {
-		return 0, *err
-	}
-	b := append(<-a.free, p...)
-	a.blocks <- b
-	return len(p), nil
-}
-
-// Close waits until every block is written and returns the first error.
-func (a *asyncWriter) Close() error {
-	a.close.Do(func() {
-		close(a.blocks)
-		a.result = <-a.done
-	})
-	return a.result
 }
 
 // countWriter counts the bytes written through it.
@@ -123,15 +75,47 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// chunkWriter stores what is written in chunks of cap(buf) bytes.
+// chunkWriter cuts what is written into chunks of cap(buf) bytes and
+// stores each in order on a goroutine of its own, one at a time: while a
+// chunk is stored the next fills. The first failure is returned by the
+// next Write, flush or wait.
 type chunkWriter struct {
 	ctx     context.Context
 	repo    Repository
 	id      string
 	attempt int
-	seq     int
 	buf     []byte
 	total   int64
+
+	full   chan []byte // chunks to store
+	free   chan []byte // stored chunks' buffers
+	done   chan struct{}
+	failed atomic.Pointer[error]
+	once   sync.Once
+}
+
+func newChunkWriter(ctx context.Context, repo Repository, id string, attempt, size int) *chunkWriter {
+	c := &chunkWriter{ctx: ctx, repo: repo, id: id, attempt: attempt, buf: make([]byte, 0, size),
+		full: make(chan []byte, 1), free: make(chan []byte, 2), done: make(chan struct{})}
+	c.free <- make([]byte, 0, size)
+	go c.store()
+	return c
+}
+
+// store writes the chunks handed to it, in order, until full is closed.
+func (c *chunkWriter) store() {
+	defer close(c.done)
+	seq := 0
+	for b := range c.full {
+		if c.failed.Load() == nil {
+			if err := c.repo.WriteChunk(c.ctx, c.id, c.attempt, seq, b); err != nil {
+				err = fmt.Errorf("store chunk %d of report %s: %w", seq, c.id, err)
+				c.failed.Store(&err)
+			}
+		}
+		seq++
+		c.free <- b[:0]
+	}
 }
 
 func (c *chunkWriter) Write(p []byte) (int, error) {
@@ -150,17 +134,28 @@ func (c *chunkWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// flush stores the buffered bytes as the next chunk.
+// flush hands the buffered bytes over as the next chunk.
 func (c *chunkWriter) flush() error {
+	if err := c.failed.Load(); err != nil {
+		return *err
+	}
 	if len(c.buf) == 0 {
 		return nil
 	}
-	if err := c.repo.WriteChunk(c.ctx, c.id, c.attempt, c.seq, c.buf); err != nil {
-		return fmt.Errorf("store chunk %d of report %s: %w", c.seq, c.id, err)
-	}
 	c.total += int64(len(c.buf))
-	c.seq++
-	c.buf = c.buf[:0]
+	c.full <- c.buf
+	c.buf = <-c.free
+	return nil
+}
+
+// wait ends the storing goroutine once every chunk handed over is stored
+// and returns the first failure.
+func (c *chunkWriter) wait() error {
+	c.once.Do(func() { close(c.full) })
+	<-c.done
+	if err := c.failed.Load(); err != nil {
+		return *err
+	}
 	return nil
 }
 

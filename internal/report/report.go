@@ -15,6 +15,7 @@ import (
 	"github.com/bankrail/bankrail/internal/job"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // Type is what a report lists.
@@ -114,6 +115,9 @@ func ScopeOf(r Report) Scope {
 type ListFilter struct {
 	CustomerID  string // only reports created by this customer (the caller's or below it)
 	Page, Limit int
+	// After, when set, starts the page right after this position (the
+	// cursor parameter); Page is then the number the cursor carried.
+	After *paging.Position
 }
 
 // Repository keeps reports and their files (the store implements it).
@@ -124,7 +128,7 @@ type Repository interface {
 	Get(ctx context.Context, viewer, id string) (Report, error)
 	// List returns a page of the reports viewer may see, newest first, and
 	// how many there are.
-	List(ctx context.Context, viewer string, f ListFilter) ([]Report, int, error)
+	List(ctx context.Context, viewer string, f ListFilter) (paging.Page[Report], error)
 	// Start moves a report that is REQUESTED or GENERATING (a crashed
 	// attempt) to GENERATING, counts the attempt and forgets the chunks of
 	// earlier attempts; it returns the report as it is now. A report that
@@ -179,6 +183,20 @@ type RefundRow struct {
 	ExternalReference string
 }
 
+// PayoutRow is one payout of a PAYOUTS report, as stored.
+type PayoutRow struct {
+	ID               string
+	AccountID        string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	Status           string
+	Amount           int64
+	Currency         string
+	PaymentReference string
+	BeneficiaryName  string
+	BeneficiaryIBAN  string // empty for a UK account (sort code and account number)
+}
+
 // ConnectRow is one transaction of a Connect account in a CONNECT report.
 type ConnectRow = ledger.Transaction
 
@@ -192,6 +210,8 @@ type Data interface {
 	AnyPayment(ctx context.Context, s Scope) (bool, error)
 	// Refunds streams the refunds of the scope (of AccountID alone when set).
 	Refunds(ctx context.Context, s Scope, fn func(RefundRow) error) error
+	// Payouts streams the payouts of the scope (of AccountID alone when set).
+	Payouts(ctx context.Context, s Scope, fn func(PayoutRow) error) error
 	// ConnectTransactions streams the transactions of the Connect account
 	// AccountID in the scope whose ledger type is one of LedgerTypes(s.TxnTypes).
 	ConnectTransactions(ctx context.Context, s Scope, fn func(ConnectRow) error) error
@@ -200,9 +220,13 @@ type Data interface {
 	AnyAudit(ctx context.Context, s Scope) (bool, error)
 }
 
-// Hierarchy answers whether a customer is another's or below it.
+// Hierarchy answers whether a customer is another's or below it, and
+// which top-level customer (tenant) a customer belongs to.
 type Hierarchy interface {
 	IsDescendant(ctx context.Context, ancestor, descendant string) (bool, error)
+	// TenantOf returns the top-level customer of customerID: its
+	// generation job is due on that tenant's (sandbox) clock.
+	TenantOf(ctx context.Context, customerID string) (string, error)
 }
 
 // Accounts finds Connect accounts (the ledger's). Visible reports whether

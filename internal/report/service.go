@@ -13,6 +13,7 @@ import (
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/job"
 	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/notification"
 )
 
@@ -34,6 +35,7 @@ type Service struct {
 	clock    clock.Clock
 	log      *slog.Logger
 	chunk    int
+	busy     func() bool // the API has requests in flight: a generation gives way (pacer)
 }
 
 // Deps are what a Service needs.
@@ -47,6 +49,10 @@ type Deps struct {
 	Clock     clock.Clock
 	Log       *slog.Logger
 	ChunkSize int // compressed bytes per stored chunk (default 512 KiB)
+	// Busy reports whether the instance is answering API requests now; a
+	// generation then takes at most about half of the time it could
+	// (pacer). Nil: generations never pause.
+	Busy func() bool
 }
 
 // DefaultChunkSize is how many compressed bytes a stored chunk holds.
@@ -58,7 +64,7 @@ func NewService(d Deps) *Service {
 		d.ChunkSize = DefaultChunkSize
 	}
 	return &Service{repo: d.Reports, inTx: d.InTx, tree: d.Hierarchy, accounts: d.Accounts,
-		sources: sources(d.Data, d.Banks), clock: d.Clock, log: d.Log, chunk: d.ChunkSize}
+		sources: sources(d.Data, d.Banks), clock: d.Clock, log: d.Log, chunk: d.ChunkSize, busy: d.Busy}
 }
 
 // Create checks every rule of the contract at once (one VALIDATION_FAILURE
@@ -110,6 +116,11 @@ func (s *Service) Create(ctx context.Context, in Input) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
+	// Due at createdAt on the creator's tenant clock, which the sandbox may
+	// have moved ahead of the base clock: the job names the tenant.
+	if j.TenantID, err = s.tree.TenantOf(ctx, in.ViewerID); err != nil {
+		return Report{}, fmt.Errorf("find the tenant of customer %s: %w", in.ViewerID, err)
+	}
 	j.MaxAttempts = MaxAttempts + 1 // the report counts its own attempts and fails itself after MaxAttempts
 	err = s.inTx(ctx, func(tx Repos) error {
 		if err := tx.Reports().Create(ctx, r); err != nil {
@@ -130,7 +141,7 @@ func (s *Service) Get(ctx context.Context, viewer, id string) (Report, error) {
 
 // List returns a page of the reports viewer may see, newest first. A
 // customerId outside the viewer's hierarchy lists nothing.
-func (s *Service) List(ctx context.Context, viewer string, f ListFilter) ([]Report, int, error) {
+func (s *Service) List(ctx context.Context, viewer string, f ListFilter) (paging.Page[Report], error) {
 	if f.Page < 1 {
 		f.Page = 1
 	}
@@ -199,9 +210,13 @@ func (s *Service) write(ctx context.Context, r *Report) error {
 	if err := f.csv.Write(Headers[r.Type]); err != nil {
 		return err
 	}
+	pace := newPacer(s.busy)
 	err := s.sources[r.Type].rows(ctx, ScopeOf(*r), func(rec []string) error {
 		r.Rows++
-		return f.csv.Write(rec)
+		if err := f.csv.Write(rec); err != nil {
+			return err
+		}
+		return pace.row(ctx)
 	})
 	if err != nil {
 		return err

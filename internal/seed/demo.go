@@ -44,7 +44,7 @@ func Demo(publicURL string) File {
 		Name: "Demo Shop",
 		Applications: []Application{{ClientID: DemoClientID, ClientSecret: DemoClientSecret,
 			NotificationSecret: DemoNotificationSecret, NotificationURL: url}},
-		Users: []User{{Username: DemoUsername, Password: DemoPassword, Role: "MERCHANT"}},
+		Users: []User{{Username: DemoUsername, Password: DemoPassword, Role: "ADMIN"}}, // ADMIN: may reset its own sandbox
 		Accounts: []Account{{ID: DemoEURAccountID, Currency: "EUR", IBAN: DemoEURIBAN, Nickname: "Demo EUR"},
 			{ID: DemoGBPAccountID, Currency: "GBP", IBAN: DemoGBPIBAN, Nickname: "Demo GBP"}},
 	}}}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/channel"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // channels and channelPayments are the repositories of deposit channels
@@ -17,7 +18,11 @@ type (
 		s *Store
 		q querier
 	}
-	channelPayments struct{ q querier }
+	channelPayments struct {
+		s  *Store
+		q  querier
+		tx *sql.Tx // nil outside a unit of work
+	}
 )
 
 var (
@@ -30,13 +35,15 @@ var (
 func (t *Tx) Channels() channel.Repository { return channels{s: t.s, q: t.tx} }
 
 // ChannelPayments is the channel payment repository inside the transaction.
-func (t *Tx) ChannelPayments() channel.PaymentRepository { return channelPayments{q: t.tx} }
+func (t *Tx) ChannelPayments() channel.PaymentRepository {
+	return channelPayments{s: t.s, q: t.tx, tx: t.tx}
+}
 
 // Channels reads channels outside any unit of work.
 func (s *Store) Channels() channel.Repository { return channels{s: s, q: s.read} }
 
 // ChannelPayments reads channel payments outside any unit of work.
-func (s *Store) ChannelPayments() channel.PaymentRepository { return channelPayments{q: s.read} }
+func (s *Store) ChannelPayments() channel.PaymentRepository { return channelPayments{s: s, q: s.read} }
 
 // Create inserts c.
 func (r channels) Create(ctx context.Context, c channel.Channel) error {
@@ -73,42 +80,17 @@ func (r channels) GetByID(ctx context.Context, id string) (channel.Channel, erro
 }
 
 // List returns one page of the channels visible to viewerCustomerID,
-// newest first, and the total (one read transaction: both agree).
-func (r channels) List(ctx context.Context, viewerCustomerID string, f channel.ListFilter) ([]channel.Channel, int, error) {
-	w := visibleWhere("c.customer_id", viewerCustomerID)
-	if f.CustomerID != "" {
-		w.add("c.customer_id = $%d", f.CustomerID)
-	}
-	var total int
-	out := []channel.Channel{}
-	err := r.s.readTx(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM channels c WHERE `+w.sql(), w.args...).Scan(&total); err != nil {
-			return translate(err, "count channels")
-		}
-		if total <= f.Offset() {
-			return nil
-		}
-		n := len(w.args)
-		rows, err := tx.QueryContext(ctx, `SELECT `+channelColumns+` FROM channels c WHERE `+w.sql()+
-			fmt.Sprintf(` ORDER BY c.created_at DESC, c.id DESC LIMIT $%d OFFSET $%d`, n+1, n+2),
-			append(w.args, f.Limit, f.Offset())...)
-		if err != nil {
-			return translate(err, "list channels")
-		}
-		defer rows.Close()
-		for rows.Next() {
-			c, err := scanChannel(rows)
-			if err != nil {
-				return translate(err, "list channels")
-			}
-			out = append(out, c)
-		}
-		return translate(rows.Err(), "list channels")
-	})
-	return out, total, err
+// newest first, and the total (one read transaction: both agree), read
+// from the channels_customer_created index in order (readPage).
+func (r channels) List(ctx context.Context, viewerCustomerID string, f channel.ListFilter) (paging.Page[channel.Channel], error) {
+	l := keysetList{what: "channels", table: "channels", alias: "c", columns: channelColumns,
+		orderIndex: "channels_customer_created", viewer: viewerCustomerID}
+	l.only(f.CustomerID)
+	return readPage(ctx, r.s, nil, l, f.Page, f.Limit, f.After, scanChannel,
+		func(c channel.Channel) paging.Position { return paging.Position{CreatedAt: c.CreatedAt, ID: c.ID} })
 }
 
-// Create inserts a PROCESSING deposit.
+// Create inserts a PROCESSING deposit and its detection event.
 func (r channelPayments) Create(ctx context.Context, p channel.Payment) error {
 	_, err := r.q.ExecContext(ctx, `
 		INSERT INTO channel_payments (id, channel_id, customer_id, status, end_user_reference, hash, paid_micros, token,
@@ -116,10 +98,14 @@ func (r channelPayments) Create(ctx context.Context, p channel.Payment) error {
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		p.ID, p.ChannelID, p.CustomerID, string(p.Status), p.EndUserReference, p.Hash, int64(p.Paid), string(p.Token),
 		micros(p.DetectedAt), micros(p.CreatedAt), micros(p.UpdatedAt))
-	return translate(err, "channel payment "+p.ID)
+	if err := translate(err, "channel payment "+p.ID); err != nil {
+		return err
+	}
+	return appendNextEvent(ctx, r.q, p.CustomerID, channel.SubjectPayment, p.ID, channel.EventDetected, string(p.Status), p.DetectedAt)
 }
 
-// Complete saves p COMPLETED while the stored one is PROCESSING.
+// Complete saves p COMPLETED, with its event, while the stored one is
+// PROCESSING.
 func (r channelPayments) Complete(ctx context.Context, p channel.Payment) error {
 	if p.Credited == nil || p.Rate == nil {
 		return fmt.Errorf("store: channel payment %s completed without its credit and rate", p.ID)
@@ -135,7 +121,7 @@ func (r channelPayments) Complete(ctx context.Context, p channel.Payment) error 
 	} else if err != nil {
 		return err
 	}
-	return nil
+	return appendNextEvent(ctx, r.q, p.CustomerID, channel.SubjectPayment, p.ID, channel.EventCompleted, string(p.Status), p.UpdatedAt)
 }
 
 const channelPaymentColumns = `p.id, p.channel_id, p.customer_id, p.status, p.end_user_reference, p.hash, p.paid_micros, p.token,
@@ -175,24 +161,13 @@ func (r channelPayments) GetByID(ctx context.Context, id string) (channel.Paymen
 	return p, translate(err, "channel payment "+id)
 }
 
-// List returns a channel's deposits, oldest first.
-func (r channelPayments) List(ctx context.Context, channelID string, offset, limit int) ([]channel.Payment, error) {
-	what := "payments of channel " + channelID
-	rows, err := r.q.QueryContext(ctx, `SELECT `+channelPaymentColumns+` FROM channel_payments p WHERE p.channel_id = $1
-		ORDER BY p.created_at, p.id LIMIT $2 OFFSET $3`, channelID, limit, offset)
-	if err != nil {
-		return nil, translate(err, what)
-	}
-	defer rows.Close()
-	out := []channel.Payment{}
-	for rows.Next() {
-		p, err := scanChannelPayment(rows)
-		if err != nil {
-			return nil, translate(err, what)
-		}
-		out = append(out, p)
-	}
-	return out, translate(rows.Err(), what)
+// List returns one page of a channel's deposits, oldest first, read from
+// the channel_payments_channel index in order; without a total.
+func (r channelPayments) List(ctx context.Context, channelID string, page, limit int, after *paging.Position) (paging.Page[channel.Payment], error) {
+	l := keysetList{what: "payments of channel " + channelID, table: "channel_payments", alias: "p",
+		columns: channelPaymentColumns, scope: "channel_id", scopeID: channelID, oldestFirst: true, uncounted: true}
+	return readPage(ctx, r.s, r.tx, l, page, limit, after, scanChannelPayment,
+		func(p channel.Payment) paging.Position { return paging.Position{CreatedAt: p.CreatedAt, ID: p.ID} })
 }
 
 // DueToConfirm returns ids of PROCESSING deposits detected at or before

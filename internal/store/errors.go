@@ -41,3 +41,10 @@ func isUniqueViolation(err error) bool {
 	}
 	return false
 }
+
+// isDeadlock reports a transaction PostgreSQL aborted to break a deadlock
+// (SQLSTATE 40P01); SQLite, with its one writer, has none.
+func isDeadlock(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "40P01"
+}

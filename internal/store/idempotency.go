@@ -71,12 +71,27 @@ func (k keys) Release(ctx context.Context, t idempotency.Ticket) error {
 }
 
 // keyCompleter stores results under keys inside a unit of work.
-type keyCompleter struct{ q querier }
+type keyCompleter struct {
+	s  *Store
+	tx *sql.Tx
+}
 
 // Complete stores r under a key held with t.Token, inside the transaction
-// of the change the request made.
+// of the change the request made. A Fresh ticket's key is inserted, done,
+// here: its claim and its completion are this one statement (ErrKeyStored
+// when the key exists; on PostgreSQL a concurrent insert of the same key
+// waits for the other transaction and then sees it).
 func (k keyCompleter) Complete(ctx context.Context, t idempotency.Ticket, r idempotency.Result) error {
-	res, err := k.q.ExecContext(ctx, `
+	if c := t.Fresh; c != nil {
+		var one int
+		err := k.s.txQueryRow(ctx, k.tx, insertDoneKey, c.CustomerID, c.Key, c.RequestHash, c.Token,
+			micros(c.Now), micros(c.Now.Add(c.TTL)), string(r.Body), r.ResourceID).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return idempotency.ErrKeyStored
+		}
+		return translate(err, "store idempotency key")
+	}
+	res, err := k.tx.ExecContext(ctx, `
 		UPDATE idempotency_keys SET done = 1, response_body = $4, resource_id = $5, locked_until = NULL
 		WHERE customer_id = $1 AND idem_key = $2 AND token = $3 AND done = 0`,
 		t.CustomerID, t.Key, t.Token, string(r.Body), r.ResourceID)
@@ -88,6 +103,14 @@ func (k keyCompleter) Complete(ctx context.Context, t idempotency.Ticket, r idem
 	}
 	return nil
 }
+
+// insertDoneKey stores a key with its result at once (a Fresh ticket).
+const insertDoneKey = `
+	INSERT INTO idempotency_keys (customer_id, idem_key, request_hash, token, done, created_at, expires_at, locked_until,
+		response_body, resource_id)
+	VALUES ($1, $2, $3, $4, 1, $5, $6, NULL, $7, $8)
+	ON CONFLICT (customer_id, idem_key) DO NOTHING
+	RETURNING 1`
 
 const keyColumns = `customer_id, idem_key, request_hash, token, done,
 	COALESCE(response_body, ''), COALESCE(resource_id, ''), created_at, expires_at, locked_until`

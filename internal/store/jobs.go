@@ -129,6 +129,37 @@ func (q jobs) Claim(ctx context.Context, kinds []string, now, leaseNow, leaseUnt
 	return lease, out, err
 }
 
+// Extend moves the lease of those of ids that leaseID still holds to
+// until and returns their ids (the claim's heartbeat): a job that ended, or
+// whose lease ran out and another worker claimed, is not among them. One
+// statement on the primary key.
+func (q jobs) Extend(ctx context.Context, leaseID string, ids []string, until time.Time) ([]string, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	args := []any{leaseID, micros(until)}
+	in := make([]string, len(ids))
+	for i, id := range ids {
+		args = append(args, id)
+		in[i] = fmt.Sprintf("$%d", len(args))
+	}
+	rows, err := q.s.write.QueryContext(ctx, `UPDATE jobs SET locked_until = $2
+		WHERE id IN (`+strings.Join(in, ", ")+`) AND lease_id = $1 AND state = 'running' RETURNING id`, args...)
+	if err != nil {
+		return nil, translate(err, "extend job lease")
+	}
+	defer rows.Close()
+	var held []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, translate(err, "extend job lease")
+		}
+		held = append(held, id)
+	}
+	return held, translate(rows.Err(), "extend job lease")
+}
+
 // PurgeFinished deletes up to limit jobs that ended (completed, failed or
 // cancelled) before before; it returns how many.
 func (q jobs) PurgeFinished(ctx context.Context, before time.Time, limit int) (int, error) {

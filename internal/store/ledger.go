@@ -5,10 +5,12 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // ledgerRepo is the ledger repository over a querier: a unit of work's
@@ -24,11 +26,11 @@ var _ ledger.Repository = ledgerRepo{}
 
 // Ledger is the ledger inside the transaction: postings commit with the
 // change that causes them.
-func (t *Tx) Ledger() ledger.Repository { return ledgerRepo{s: t.s, q: t.tx, tx: t.tx} }
+func (t *Tx) Ledger() ledger.Repository { return ledgerRepo{s: t.s, q: t.s.inside(t.tx), tx: t.tx} }
 
 // Ledger is the ledger outside any unit of work: reads on the read pool;
 // each write is a transaction of its own.
-func (s *Store) Ledger() ledger.Repository { return ledgerRepo{s: s, q: s.read} }
+func (s *Store) Ledger() ledger.Repository { return ledgerRepo{s: s, q: s.onPool(s.read)} }
 
 // inTx runs fn on the unit of work's transaction, or in a new one.
 func (r ledgerRepo) inTx(ctx context.Context, fn func(ledgerRepo) error) error {
@@ -83,55 +85,41 @@ func (r ledgerRepo) ConnectAccount(ctx context.Context, customerID, currency str
 	return a, translate(err, "Connect account in "+currency)
 }
 
-// ListAccounts returns one page of the accounts visible to viewerCustomerID.
-func (r ledgerRepo) ListAccounts(ctx context.Context, viewerCustomerID string, f ledger.AccountFilter) ([]ledger.Account, int, error) {
-	w := visibleWhere("a.customer_id", viewerCustomerID)
-	if f.CustomerID != "" {
-		w.add("a.customer_id = $%d", f.CustomerID)
+// connectAccountsSQL reads a customer's accounts of a type and status in a
+// currency, oldest first (a hot query: every POST /payments runs it).
+const connectAccountsSQL = `SELECT ` + accountColumns + ` FROM ledger_accounts a
+	WHERE a.customer_id = $1 AND a.currency = $2 AND a.type = $3 AND a.status = $4
+	ORDER BY a.created_at, a.id`
+
+// ConnectAccounts reads customerID's ACTIVE Connect accounts in currency,
+// oldest first.
+func (r ledgerRepo) ConnectAccounts(ctx context.Context, customerID, currency string) ([]ledger.Account, error) {
+	rows, err := r.q.QueryContext(ctx, connectAccountsSQL, customerID, currency, string(ledger.Connected), string(ledger.AccountActive))
+	if err != nil {
+		return nil, translate(err, "Connect accounts in "+currency)
 	}
-	if f.Currency != "" {
-		w.add("a.currency = $%d", f.Currency)
-	}
+	defer rows.Close()
 	out := []ledger.Account{}
-	total, err := r.page(ctx, "accounts", `FROM ledger_accounts a WHERE `+w.sql(), `SELECT `+accountColumns,
-		` ORDER BY a.created_at DESC, a.id DESC`, w.args, f.Limit, f.Offset(), func(row *sql.Rows) error {
-			a, err := scanAccount(row)
-			out = append(out, a)
-			return err
-		})
-	return out, total, err
+	for rows.Next() {
+		a, err := scanAccount(rows)
+		if err != nil {
+			return nil, translate(err, "Connect accounts in "+currency)
+		}
+		out = append(out, a)
+	}
+	return out, translate(rows.Err(), "Connect accounts in "+currency)
 }
 
-// page counts the rows of from and reads one page of them (columns, then
-// order) in one snapshot, calling scan for each row.
-func (r ledgerRepo) page(ctx context.Context, what, from, columns, order string, args []any, limit, offset int,
-	scan func(*sql.Rows) error) (int, error) {
-	var total int
-	read := func(q querier) error {
-		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) `+from, args...).Scan(&total); err != nil {
-			return translate(err, "count "+what)
-		}
-		if total <= offset {
-			return nil
-		}
-		n := len(args)
-		rows, err := q.QueryContext(ctx, columns+` `+from+order+fmt.Sprintf(` LIMIT $%d OFFSET $%d`, n+1, n+2),
-			append(slices.Clone(args), limit, offset)...)
-		if err != nil {
-			return translate(err, "list "+what)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				return translate(err, "list "+what)
-			}
-		}
-		return translate(rows.Err(), "list "+what)
-	}
-	if r.tx != nil {
-		return total, read(r.tx)
-	}
-	return total, r.s.readTx(ctx, func(tx *sql.Tx) error { return read(tx) })
+// ListAccounts returns one page of the accounts visible to viewerCustomerID,
+// newest first, read from the ledger_accounts_customer_created index in
+// order (readPage).
+func (r ledgerRepo) ListAccounts(ctx context.Context, viewerCustomerID string, f ledger.AccountFilter) (paging.Page[ledger.Account], error) {
+	l := keysetList{what: "accounts", table: "ledger_accounts", alias: "a", columns: accountColumns,
+		orderIndex: "ledger_accounts_customer_created", viewer: viewerCustomerID}
+	l.only(f.CustomerID)
+	l.equal("currency", f.Currency)
+	return readPage(ctx, r.s, r.tx, l, f.Page, f.Limit, f.After, scanAccount,
+		func(a ledger.Account) paging.Position { return paging.Position{CreatedAt: a.CreatedAt, ID: a.ID} })
 }
 
 // Record inserts t and posts its first entry.
@@ -140,10 +128,7 @@ func (r ledgerRepo) Record(ctx context.Context, t ledger.Transaction, e ledger.E
 		return fmt.Errorf("ledger: entry %s is not of transaction %s", e.ID, t.ID)
 	}
 	return r.inTx(ctx, func(r ledgerRepo) error {
-		_, err := r.tx.ExecContext(ctx, `
-			INSERT INTO ledger_transactions (id, account_id, customer_id, type, operation, status, amount, currency,
-				payment_id, external_id, reference, counterparty_name, counterparty_iban, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		_, err := r.s.txExec(ctx, r.tx, insertLedgerTransaction,
 			t.ID, t.AccountID, t.CustomerID, string(t.Type), string(t.Operation), string(t.Status), t.Amount.Minor(),
 			t.Amount.Currency(), t.PaymentID, t.ExternalID, t.Reference, t.Counterparty.Name, t.Counterparty.IBAN,
 			micros(t.CreatedAt), micros(t.UpdatedAt))
@@ -160,7 +145,7 @@ func (r ledgerRepo) Move(ctx context.Context, t ledger.Transaction, from ledger.
 		return fmt.Errorf("ledger: entry %s is not of transaction %s", e.ID, t.ID)
 	}
 	return r.inTx(ctx, func(r ledgerRepo) error {
-		res, err := r.tx.ExecContext(ctx, `UPDATE ledger_transactions SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2`,
+		res, err := r.s.txExec(ctx, r.tx, moveLedgerTransaction,
 			t.ID, string(from), string(t.Status), micros(t.UpdatedAt))
 		if err := expectOne(res, err, "transaction "+t.ID); errs.Is(err, errs.NotFound) {
 			return errs.E(errs.Conflict, "The transaction changed meanwhile; it is no longer %s.", from)
@@ -171,14 +156,27 @@ func (r ledgerRepo) Move(ctx context.Context, t ledger.Transaction, from ledger.
 	})
 }
 
-// post writes e's lines and moves the cached balances of its accounts, in
-// the order of their ids (so that two transactions lock accounts in the
-// same order on PostgreSQL). The UPDATE changes a balance only when no
-// part of it goes below zero: on PostgreSQL it waits for a concurrent
-// writer of the row and evaluates the condition again on the committed
-// row; on SQLite the transaction is the only writer.
+// post writes e's lines and then moves the cached balances of its
+// accounts, in the order of their ids (so that two transactions lock
+// accounts in the same order on PostgreSQL). The lines go in one INSERT,
+// and the balances move last: on PostgreSQL the UPDATE holds the account's
+// row until the unit of work commits, and every movement of one account
+// queues on that lock, so the less a unit of work does after it the more
+// movements an account takes per second. The UPDATE changes a balance only
+// when no part of it goes below zero: on PostgreSQL it waits for a
+// concurrent writer of the row and evaluates the condition again on the
+// committed row; on SQLite the transaction is the only writer. A refused
+// entry fails the unit of work, which rolls back what it wrote.
 func (r ledgerRepo) post(ctx context.Context, e ledger.Entry) error {
 	if err := ledger.Validate(e); err != nil {
+		return err
+	}
+	args := make([]any, 0, 8*len(e.Postings))
+	for i, p := range e.Postings {
+		args = append(args, e.ID, i, e.TransactionID, p.AccountID, string(p.Bucket), p.Amount.Currency(), p.Amount.Minor(), micros(e.CreatedAt))
+	}
+	_, err := r.s.txExec(ctx, r.tx, insertPostings(len(e.Postings)), args...)
+	if err := translate(err, "entry "+e.ID); err != nil {
 		return err
 	}
 	accounts := e.Accounts()
@@ -186,9 +184,7 @@ func (r ledgerRepo) post(ctx context.Context, e ledger.Entry) error {
 	for _, id := range accounts {
 		d := e.Delta(id)
 		cur := e.Postings[slices.IndexFunc(e.Postings, func(p ledger.Posting) bool { return p.AccountID == id })].Amount.Currency()
-		res, err := r.tx.ExecContext(ctx, `
-			UPDATE ledger_accounts SET available = available + $2, pending = pending + $3, held = held + $4
-			WHERE id = $1 AND currency = $5 AND available + $2 >= 0 AND pending + $3 >= 0 AND held + $4 >= 0`,
+		res, err := r.s.txExec(ctx, r.tx, moveBalance,
 			id, d.Available, d.Pending, d.Held, cur)
 		if err := expectOne(res, err, "account "+id); errs.Is(err, errs.NotFound) {
 			var have string
@@ -203,16 +199,36 @@ func (r ledgerRepo) post(ctx context.Context, e ledger.Entry) error {
 			return err
 		}
 	}
-	for i, p := range e.Postings {
-		_, err := r.tx.ExecContext(ctx, `
-			INSERT INTO ledger_postings (entry_id, line, transaction_id, account_id, bucket, currency, amount, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-			e.ID, i, e.TransactionID, p.AccountID, string(p.Bucket), p.Amount.Currency(), p.Amount.Minor(), micros(e.CreatedAt))
-		if err := translate(err, "entry "+e.ID); err != nil {
-			return err
-		}
-	}
 	return nil
+}
+
+// The statements of every movement of money, prepared once (stmt.go's
+// hotWrites): SQLite parses every statement it is not given prepared.
+const (
+	insertLedgerTransaction = `
+		INSERT INTO ledger_transactions (id, account_id, customer_id, type, operation, status, amount, currency,
+			payment_id, external_id, reference, counterparty_name, counterparty_iban, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`
+	moveLedgerTransaction = `UPDATE ledger_transactions SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2`
+	moveBalance           = `
+		UPDATE ledger_accounts SET available = available + $2, pending = pending + $3, held = held + $4
+		WHERE id = $1 AND currency = $5 AND available + $2 >= 0 AND pending + $3 >= 0 AND held + $4 >= 0`
+)
+
+// insertPostings is the INSERT of n lines of an entry (every entry of the
+// ledger's moves has two: the text is the same each time, and prepared).
+func insertPostings(n int) string {
+	values := make([]string, n)
+	for i := range values {
+		k := 8 * i
+		values[i] = fmt.Sprintf("($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)", k+1, k+2, k+3, k+4, k+5, k+6, k+7, k+8)
+	}
+	return `INSERT INTO ledger_postings (entry_id, line, transaction_id, account_id, bucket, currency, amount, created_at)
+		VALUES ` + strings.Join(values, ", ")
+}
+
+func init() {
+	hotWrites = append(hotWrites, insertLedgerTransaction, moveLedgerTransaction, moveBalance, insertPostings(2))
 }
 
 const transactionColumns = `t.id, t.account_id, t.customer_id, t.type, t.operation, t.status, t.amount, t.currency,
@@ -242,40 +258,29 @@ func (r ledgerRepo) Transaction(ctx context.Context, viewerCustomerID, id string
 	return t, translate(err, "transaction "+id)
 }
 
-// TransactionByExternalID reads the transaction of accountID with externalID.
+// TransactionByExternalID reads the transaction of accountID with externalID
+// (through the partial unique index ledger_transactions_external, which
+// the planner takes only when the query repeats its condition).
 func (r ledgerRepo) TransactionByExternalID(ctx context.Context, accountID, externalID string) (ledger.Transaction, error) {
 	t, err := scanTransaction(r.q.QueryRowContext(ctx, `SELECT `+transactionColumns+
-		` FROM ledger_transactions t WHERE t.account_id = $1 AND t.external_id = $2`, accountID, externalID))
+		` FROM ledger_transactions t WHERE t.account_id = $1 AND t.external_id = $2 AND t.external_id <> ''`, accountID, externalID))
 	return t, translate(err, "transaction "+externalID)
 }
 
-// ListTransactions returns one page of accountID's transactions.
-func (r ledgerRepo) ListTransactions(ctx context.Context, viewerCustomerID, accountID string, f ledger.TxFilter) ([]ledger.Transaction, int, error) {
+// ListTransactions returns one page of accountID's transactions, newest
+// first, read from the ledger_transactions_account index in order
+// (readPage).
+func (r ledgerRepo) ListTransactions(ctx context.Context, viewerCustomerID, accountID string, f ledger.TxFilter) (paging.Page[ledger.Transaction], error) {
 	if _, err := r.Account(ctx, viewerCustomerID, accountID); err != nil {
-		return nil, 0, err
+		return paging.Page[ledger.Transaction]{}, err
 	}
-	w := visibleWhere("t.customer_id", viewerCustomerID)
-	w.add("t.account_id = $%d", accountID)
-	if f.Type != "" {
-		w.add("t.type = $%d", string(f.Type))
-	}
-	if f.Status != "" {
-		w.add("t.status = $%d", string(f.Status))
-	}
-	if !f.CreatedFrom.IsZero() {
-		w.add("t.created_at >= $%d", micros(f.CreatedFrom))
-	}
-	if !f.CreatedTo.IsZero() {
-		w.add("t.created_at <= $%d", micros(f.CreatedTo))
-	}
-	out := []ledger.Transaction{}
-	total, err := r.page(ctx, "transactions", `FROM ledger_transactions t WHERE `+w.sql(), `SELECT `+transactionColumns,
-		` ORDER BY t.created_at DESC, t.id DESC`, w.args, f.Limit, f.Offset(), func(row *sql.Rows) error {
-			t, err := scanTransaction(row)
-			out = append(out, t)
-			return err
-		})
-	return out, total, err
+	l := keysetList{what: "transactions", table: "ledger_transactions", alias: "t", columns: transactionColumns,
+		scope: "account_id", scopeID: accountID, from: f.CreatedFrom, to: f.CreatedTo,
+		rowConds: []keysetCond{visibleCond(viewerCustomerID)}}
+	l.equal("type", string(f.Type))
+	l.equal("status", string(f.Status))
+	return readPage(ctx, r.s, r.tx, l, f.Page, f.Limit, f.After, scanTransaction,
+		func(t ledger.Transaction) paging.Position { return paging.Position{CreatedAt: t.CreatedAt, ID: t.ID} })
 }
 
 // Entries returns every entry that posts to accountID, oldest first, with

@@ -17,6 +17,7 @@ import (
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
+	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/internal/store"
 )
 
@@ -109,11 +110,11 @@ func TestLedgerAccounts(t *testing.T) {
 		if err := s.Ledger().CreateAccount(ctx, dup); !errs.Is(err, errs.Conflict) {
 			t.Fatalf("a taken IBAN: %v", err)
 		}
-		list, total, err := s.Ledger().ListAccounts(ctx, psp, ledger.AccountFilter{Page: 1, Limit: 1})
+		list, total, err := paging.Unpack(s.Ledger().ListAccounts(ctx, psp, ledger.AccountFilter{Page: 1, Limit: 1}))
 		if err != nil || total != 2 || len(list) != 1 || list[0].ID != gbp.ID {
 			t.Fatalf("PSP's first page: %d %+v %v", total, list, err)
 		}
-		list, total, err = s.Ledger().ListAccounts(ctx, psp, ledger.AccountFilter{Currency: "EUR", Page: 1, Limit: 10})
+		list, total, err = paging.Unpack(s.Ledger().ListAccounts(ctx, psp, ledger.AccountFilter{Currency: "EUR", Page: 1, Limit: 10}))
 		if err != nil || total != 1 || list[0].ID != eur.ID {
 			t.Fatalf("PSP's EUR accounts: %d %+v %v", total, list, err)
 		}
@@ -170,7 +171,7 @@ func TestLedgerTransactionsAndPostings(t *testing.T) {
 		if _, err := s.Ledger().Transaction(ctx, other, in.ID); !errs.Is(err, errs.NotFound) {
 			t.Fatalf("a stranger reads it: %v", err)
 		}
-		if _, _, err := s.Ledger().ListTransactions(ctx, other, a.ID, ledger.TxFilter{Page: 1, Limit: 10}); !errs.Is(err, errs.NotFound) {
+		if _, _, err := paging.Unpack(s.Ledger().ListTransactions(ctx, other, a.ID, ledger.TxFilter{Page: 1, Limit: 10})); !errs.Is(err, errs.NotFound) {
 			t.Fatalf("a stranger lists it: %v", err)
 		}
 		out := ledgerTx(a, ledger.Outgoing, ledger.TxProcessing, 400)
@@ -178,12 +179,12 @@ func TestLedgerTransactionsAndPostings(t *testing.T) {
 		if err := record(ctx, s, out); err != nil {
 			t.Fatal(err)
 		}
-		list, total, err := s.Ledger().ListTransactions(ctx, psp, a.ID, ledger.TxFilter{Page: 1, Limit: 10})
+		list, total, err := paging.Unpack(s.Ledger().ListTransactions(ctx, psp, a.ID, ledger.TxFilter{Page: 1, Limit: 10}))
 		if err != nil || total != 2 || list[0].ID != out.ID || list[1].ID != in.ID {
 			t.Fatalf("list: %d %+v %v", total, list, err)
 		}
-		list, total, err = s.Ledger().ListTransactions(ctx, psp, a.ID, ledger.TxFilter{Type: ledger.TypeRefund, Status: ledger.TxProcessing,
-			CreatedFrom: t0.Add(time.Minute), Page: 1, Limit: 10})
+		list, total, err = paging.Unpack(s.Ledger().ListTransactions(ctx, psp, a.ID, ledger.TxFilter{Type: ledger.TypeRefund, Status: ledger.TxProcessing,
+			CreatedFrom: t0.Add(time.Minute), Page: 1, Limit: 10}))
 		if err != nil || total != 1 || list[0].ID != out.ID {
 			t.Fatalf("filtered list: %d %+v %v", total, list, err)
 		}

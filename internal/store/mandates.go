@@ -10,6 +10,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/mandate"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // mandates is the mandate repository over a querier: a unit of work's
@@ -136,43 +137,16 @@ func (r mandates) Save(ctx context.Context, m mandate.Mandate, eventType string)
 }
 
 // List returns one page of the mandates visible to viewerCustomerID,
-// newest first, and the total, from one snapshot.
-func (r mandates) List(ctx context.Context, viewerCustomerID string, f mandate.ListFilter) ([]mandate.Mandate, int, error) {
-	w := visibleWhere("m.customer_id", viewerCustomerID)
-	for _, c := range []struct{ cond, v string }{
-		{"m.customer_id = $%d", f.CustomerID}, {"m.status = $%d", string(f.Status)}, {"m.type = $%d", string(f.Type)},
-	} {
-		if c.v != "" {
-			w.add(c.cond, c.v)
-		}
-	}
-	var total int
-	out := []mandate.Mandate{}
-	err := r.s.readTx(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM mandates m WHERE `+w.sql(), w.args...).Scan(&total); err != nil {
-			return translate(err, "count mandates")
-		}
-		if total <= f.Offset() {
-			return nil
-		}
-		n := len(w.args)
-		rows, err := tx.QueryContext(ctx, `SELECT `+mandateColumns+` FROM mandates m WHERE `+w.sql()+
-			fmt.Sprintf(` ORDER BY m.created_at DESC, m.id DESC LIMIT $%d OFFSET $%d`, n+1, n+2),
-			append(w.args, f.Limit, f.Offset())...)
-		if err != nil {
-			return translate(err, "list mandates")
-		}
-		defer rows.Close()
-		for rows.Next() {
-			m, err := scanMandate(rows)
-			if err != nil {
-				return translate(err, "list mandates")
-			}
-			out = append(out, m)
-		}
-		return translate(rows.Err(), "list mandates")
-	})
-	return out, total, err
+// newest first, and the total, from one snapshot, read from the
+// mandates_customer_created index in order (readPage).
+func (r mandates) List(ctx context.Context, viewerCustomerID string, f mandate.ListFilter) (paging.Page[mandate.Mandate], error) {
+	l := keysetList{what: "mandates", table: "mandates", alias: "m", columns: mandateColumns,
+		orderIndex: "mandates_customer_created", viewer: viewerCustomerID}
+	l.only(f.CustomerID)
+	l.equal("status", string(f.Status))
+	l.equal("type", string(f.Type))
+	return readPage(ctx, r.s, r.tx, l, f.Page, f.Limit, f.After, scanMandate,
+		func(m mandate.Mandate) paging.Position { return paging.Position{CreatedAt: m.CreatedAt, ID: m.ID} })
 }
 
 // DueToExpire returns ids of live mandates whose validity.to has passed on

@@ -10,6 +10,7 @@ import (
 	"github.com/bankrail/bankrail/internal/event"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/mandate"
+	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/internal/store"
 )
 
@@ -64,7 +65,7 @@ func TestMandateRepositories(t *testing.T) {
 		if due, _ := s.Mandates().DueToExpire(ctx, t0.Add(47*time.Hour), 10); len(due) != 0 {
 			t.Fatalf("due before validity.to: %v", due)
 		}
-		list, total, err := s.Mandates().List(ctx, shop.ID, mandate.ListFilter{Status: mandate.Active, Page: 1, Limit: 10})
+		list, total, err := paging.Unpack(s.Mandates().List(ctx, shop.ID, mandate.ListFilter{Status: mandate.Active, Page: 1, Limit: 10}))
 		if err != nil || total != 1 || len(list) != 1 {
 			t.Fatalf("list %v %d %v", list, total, err)
 		}

@@ -87,7 +87,12 @@ func (s *Store) attachApplications(ctx context.Context, claims []notify.Claim) e
 	if len(claims) == 0 {
 		return nil
 	}
-	type app struct{ clientID, url, secret string }
+	type app struct {
+		clientID, url, secret string
+		chaos                 notify.Chaos
+		rotation              notify.Rotation
+		holding               bool
+	}
 	apps := map[string]app{}
 	var args []any
 	var ph []string
@@ -98,8 +103,15 @@ func (s *Store) attachApplications(ctx context.Context, claims []notify.Claim) e
 			ph = append(ph, fmt.Sprintf("$%d", len(args)))
 		}
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT id, client_id, notification_url, notification_secret FROM applications
-		WHERE id IN (`+strings.Join(ph, ", ")+`)`, args...)
+	rows, err := s.read.QueryContext(ctx, `SELECT a.id, a.client_id, a.notification_url, a.notification_secret,
+			COALESCE(e.previous_secret, ''), e.previous_secret_until, `+chaosColumns+`,
+			CASE WHEN COALESCE(c.reorder_percent, 0) > 0 THEN (SELECT COUNT(*) FROM (SELECT 1 FROM notifications h
+				WHERE h.application_id = a.id AND h.status = 'PENDING' AND h.chaos_hold = '`+notify.ChaosReordered+`' LIMIT 1) x)
+			ELSE 0 END
+		FROM applications a
+		LEFT JOIN notification_endpoints e ON e.application_id = a.id
+		LEFT JOIN notification_chaos c ON c.application_id = a.id
+		WHERE a.id IN (`+strings.Join(ph, ", ")+`)`, args...)
 	if err != nil {
 		return translate(err, "applications of notifications")
 	}
@@ -107,9 +119,14 @@ func (s *Store) attachApplications(ctx context.Context, claims []notify.Claim) e
 	for rows.Next() {
 		var id string
 		var a app
-		if err := rows.Scan(&id, &a.clientID, &a.url, &a.secret); err != nil {
+		var until sql.NullInt64
+		var holding int
+		dest := append([]any{&id, &a.clientID, &a.url, &a.secret, &a.rotation.PreviousSecret, &until},
+			append(chaosDest(&a.chaos), &holding)...)
+		if err := rows.Scan(dest...); err != nil {
 			return translate(err, "applications of notifications")
 		}
+		a.rotation.PreviousUntil, a.holding = fromNullMicros(until), holding > 0
 		apps[id] = a
 	}
 	if err := rows.Err(); err != nil {
@@ -118,6 +135,7 @@ func (s *Store) attachApplications(ctx context.Context, claims []notify.Claim) e
 	for i := range claims {
 		a := apps[claims[i].ApplicationID]
 		claims[i].ClientID, claims[i].AppURL, claims[i].Secret = a.clientID, a.url, a.secret
+		claims[i].Chaos, claims[i].Rotation, claims[i].HoldingReorder = a.chaos, a.rotation, a.holding
 	}
 	return nil
 }
@@ -131,10 +149,17 @@ func (s *Store) CompleteDeliveries(ctx context.Context, outcomes []notify.Outcom
 	var paused []string
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		paused = paused[:0]
-		for chunk := range slices.Chunk(outcomes, 200) {
-			attempts := make([]notify.Attempt, len(chunk))
-			for i, o := range chunk {
-				attempts[i] = o.Attempt
+		attempted, err := deferChaos(ctx, tx, outcomes)
+		if err != nil {
+			return err
+		}
+		for chunk := range slices.Chunk(attempted, 200) {
+			attempts := make([]notify.Attempt, 0, len(chunk))
+			for _, o := range chunk {
+				attempts = append(attempts, o.Attempt)
+				if o.Duplicate != nil {
+					attempts = append(attempts, *o.Duplicate)
+				}
 			}
 			if err := insertAttempts(ctx, tx, attempts); err != nil {
 				return err
@@ -143,8 +168,11 @@ func (s *Store) CompleteDeliveries(ctx context.Context, outcomes []notify.Outcom
 				return err
 			}
 		}
+		if err := releaseChaosHolds(ctx, tx, attempted); err != nil {
+			return err
+		}
 		cleared := map[string]bool{} // applications whose failures are already zero
-		for _, o := range outcomes {
+		for _, o := range attempted {
 			if !o.Attempt.Success && !notify.CountsTowardPause(o.Attempt) {
 				continue // no receiver was asked: neither a failure nor a success
 			}
@@ -193,7 +221,7 @@ func settleNotifications(ctx context.Context, tx *sql.Tx, outcomes []notify.Outc
 	}
 	_, err := tx.ExecContext(ctx, `
 		UPDATE notifications SET status = v.status, next_attempt_at = v.next, delivered_at = v.delivered,
-			last_error = v.err, locked_until = NULL, lease_id = NULL
+			last_error = v.err, locked_until = NULL, lease_id = NULL, chaos_hold = ''
 		FROM (`+strings.Join(rows, " UNION ALL ")+`) AS v
 		WHERE notifications.id = v.id AND notifications.lease_id = v.lease`, args...)
 	return translate(err, "settle notifications")
@@ -223,7 +251,7 @@ func insertAttempt(ctx context.Context, tx *sql.Tx, a notify.Attempt) error {
 // insertAttempts records delivery attempts in one statement.
 func insertAttempts(ctx context.Context, tx *sql.Tx, attempts []notify.Attempt) error {
 	rows := make([]string, len(attempts))
-	args := make([]any, 0, 12*len(attempts))
+	args := make([]any, 0, 13*len(attempts))
 	for i, a := range attempts {
 		headers, err := json.Marshal(a.RequestHeaders)
 		if err != nil {
@@ -236,17 +264,17 @@ func insertAttempts(ctx context.Context, tx *sql.Tx, attempts []notify.Attempt) 
 		if a.Success {
 			success = 1
 		}
-		ph := make([]string, 12)
+		ph := make([]string, 13)
 		for j := range ph {
 			ph[j] = fmt.Sprintf("$%d", len(args)+j+1)
 		}
 		rows[i] = "(" + strings.Join(ph, ", ") + ")"
 		args = append(args, a.ID, a.NotificationID, a.Number, micros(a.At), a.URL, string(headers), string(a.RequestBody),
-			a.ResponseStatus, a.ResponseBody, a.Latency.Microseconds(), a.Error, success)
+			a.ResponseStatus, a.ResponseBody, a.Latency.Microseconds(), a.Error, success, a.Chaos)
 	}
 	_, err := tx.ExecContext(ctx, `
 		INSERT INTO notification_attempts (id, notification_id, number, started_at, url, request_headers, request_body,
-			response_status, response_body, latency_us, error, success)
+			response_status, response_body, latency_us, error, success, chaos)
 		VALUES `+strings.Join(rows, ", "), args...)
 	return translate(err, "notification attempts")
 }

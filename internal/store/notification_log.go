@@ -9,11 +9,12 @@ import (
 
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // notificationColumns are the columns scanNotification reads.
 const notificationColumns = `id, customer_id, application_id, payment_id, type, url, body, status, attempts, retry_from,
-	next_attempt_at, created_at, delivered_at, last_error`
+	next_attempt_at, created_at, delivered_at, last_error, chaos, chaos_hold`
 
 // scanNotification reads notificationColumns, then extra.
 func scanNotification(row interface{ Scan(...any) error }, extra ...any) (notify.Notification, error) {
@@ -22,7 +23,7 @@ func scanNotification(row interface{ Scan(...any) error }, extra ...any) (notify
 	var next, created int64
 	var delivered sql.NullInt64
 	dest := append([]any{&n.ID, &n.CustomerID, &n.ApplicationID, &n.PaymentID, &n.Type, &n.URL, &body, &status,
-		&n.Attempts, &n.RetryFrom, &next, &created, &delivered, &n.LastError}, extra...)
+		&n.Attempts, &n.RetryFrom, &next, &created, &delivered, &n.LastError, &n.ChaosMarks, &n.ChaosHold}, extra...)
 	err := row.Scan(dest...)
 	n.Body, n.Status = []byte(body), notify.Status(status)
 	n.NextAttemptAt, n.CreatedAt, n.DeliveredAt = fromMicros(next), fromMicros(created), fromNullMicros(delivered)
@@ -33,44 +34,26 @@ func scanNotification(row interface{ Scan(...any) error }, extra ...any) (notify
 const clientOf = `, COALESCE((SELECT client_id FROM applications a WHERE a.id = notifications.application_id), '')`
 
 // ListNotifications returns one page of the viewer's notifications, newest
-// first, and how many match in all.
+// first, and how many match in all, read from the
+// notifications_customer_created index in order (or a payment's few
+// through notifications_payment), as readPage does.
 func (s *Store) ListNotifications(ctx context.Context, viewer string, f notify.Filter) (notify.Page, error) {
-	w := visibleWhere("customer_id", viewer)
+	l := keysetList{what: "notifications", table: "notifications", columns: notificationColumns + clientOf,
+		orderIndex: "notifications_customer_created", viewer: viewer, from: f.CreatedFrom, to: f.CreatedTo}
 	if f.PaymentID != "" {
-		w.add("payment_id = $%d", f.PaymentID)
+		l.scope, l.scopeID = "payment_id", f.PaymentID
+		l.rowConds = append(l.rowConds, visibleCond(viewer))
 	}
-	if f.Status != "" {
-		w.add("status = $%d", string(f.Status))
-	}
-	if !f.CreatedFrom.IsZero() {
-		w.add("created_at >= $%d", micros(f.CreatedFrom))
-	}
-	if !f.CreatedTo.IsZero() {
-		w.add("created_at <= $%d", micros(f.CreatedTo))
-	}
-	cond, args := " "+w.sql(), w.args
-	var page notify.Page
-	if err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM notifications WHERE`+cond, args...).Scan(&page.TotalItems); err != nil {
-		return notify.Page{}, translate(err, "count notifications")
-	}
-	args = append(args, f.Limit, (f.Page-1)*f.Limit)
-	rows, err := s.read.QueryContext(ctx, `SELECT `+notificationColumns+clientOf+` FROM notifications WHERE`+cond+
-		fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d OFFSET $%d`, len(args)-1, len(args)), args...)
-	if err != nil {
-		return notify.Page{}, translate(err, "list notifications")
-	}
-	defer rows.Close()
-	page.Items = []notify.Notification{}
-	for rows.Next() {
-		var client string
-		n, err := scanNotification(rows, &client)
-		if err != nil {
-			return notify.Page{}, translate(err, "list notifications")
-		}
-		n.ClientID = client
-		page.Items = append(page.Items, n)
-	}
-	return page, translate(rows.Err(), "list notifications")
+	l.equal("status", string(f.Status))
+	page, err := readPage(ctx, s, nil, l, f.Page, f.Limit, f.After,
+		func(row interface{ Scan(...any) error }) (notify.Notification, error) {
+			var client string
+			n, err := scanNotification(row, &client)
+			n.ClientID = client
+			return n, err
+		},
+		func(n notify.Notification) paging.Position { return paging.Position{CreatedAt: n.CreatedAt, ID: n.ID} })
+	return notify.Page{Items: page.Items, TotalItems: page.Total, Next: page.Next}, err
 }
 
 // GetNotification returns one of the viewer's notifications with its
@@ -85,7 +68,7 @@ func (s *Store) GetNotification(ctx context.Context, viewer, id string) (notify.
 	n.ClientID = client
 	rows, err := s.read.QueryContext(ctx, `
 		SELECT id, number, started_at, url, request_headers, request_body, response_status, response_body, latency_us,
-			error, success
+			error, success, chaos
 		FROM notification_attempts WHERE notification_id = $1 ORDER BY started_at, id`, id)
 	if err != nil {
 		return notify.Notification{}, nil, translate(err, "attempts of notification "+id)
@@ -98,7 +81,7 @@ func (s *Store) GetNotification(ctx context.Context, viewer, id string) (notify.
 		var headers, body string
 		var success int
 		if err := rows.Scan(&a.ID, &a.Number, &at, &a.URL, &headers, &body, &a.ResponseStatus, &a.ResponseBody,
-			&latency, &a.Error, &success); err != nil {
+			&latency, &a.Error, &success, &a.Chaos); err != nil {
 			return notify.Notification{}, nil, translate(err, "attempts of notification "+id)
 		}
 		if err := json.Unmarshal([]byte(headers), &a.RequestHeaders); err != nil {

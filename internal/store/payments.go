@@ -64,10 +64,10 @@ func (r payments) Create(ctx context.Context, p payment.Payment) error {
 
 // paymentRow are the arguments of insertPayment.
 func paymentRow(p payment.Payment, cols storedState) []any {
-	return []any{p.ID, p.CustomerID, p.ClientID, p.UserID, string(p.Channel), string(p.System()), string(p.Status),
+	return append([]any{p.ID, p.CustomerID, p.ClientID, p.UserID, string(p.Channel), string(p.System()), string(p.Status),
 		p.Request.Currency, p.Amount(), p.Request.InternalReference, p.Request.PaymentReference, p.UniqueReference,
 		p.Scheme().InstitutionID, p.ShortCode, p.CheckoutToken, cols.request,
-		micros(p.CreatedAt), micros(p.UpdatedAt), cols.sender, cols.nextStatus, cols.nextAt, p.ConnectAccountID}
+		micros(p.CreatedAt), micros(p.UpdatedAt), cols.sender, cols.nextStatus, cols.nextAt, p.ConnectAccountID}, cols.view...)
 }
 
 // insert writes p, encoded as cols, and its moves inside the unit of work.
@@ -82,8 +82,9 @@ func (r payments) insert(ctx context.Context, p payment.Payment, cols storedStat
 const insertPayment = `
 	INSERT INTO payments (id, customer_id, client_id, user_id, channel, payment_system, status, currency, amount,
 		internal_reference, payment_reference, unique_reference, institution_id, short_code, checkout_token,
-		request, created_at, updated_at, sender, next_status, next_at, connect_account_id)
-	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)`
+		request, created_at, updated_at, sender, next_status, next_at, connect_account_id, ` + viewColumnNames + `)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22,
+		$23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34, $35, $36)`
 
 // appendHistory writes p.History[from:] as the payment's events; entry i
 // is the event of seq i+1 (seq 1, NEW_PAYMENT, is the payment row).
@@ -119,10 +120,13 @@ func (r payments) Move(ctx context.Context, c payment.Change) error {
 	}
 	res, err := r.tx.ExecContext(ctx, `
 		UPDATE payments SET status = $3, request = $4, institution_id = $5, sender = $6,
-			next_status = $7, next_at = $8, updated_at = $9
+			next_status = $7, next_at = $8, updated_at = $9, view_columns = $10, payment_type = $11, payer_email = $12,
+			device_ip = $13, device_fingerprint = $14, beneficiary_name = $15, beneficiary_iban = $16,
+			beneficiary_swift_bic = $17, beneficiary_sort_code = $18, beneficiary_account_number = $19,
+			sender_name = $20, sender_iban = $21, sender_sort_code = $22, sender_account_number = $23
 		WHERE id = $1 AND status = $2`,
-		p.ID, string(c.From), string(p.Status), st.request, p.Scheme().InstitutionID, st.sender,
-		st.nextStatus, st.nextAt, micros(p.UpdatedAt))
+		append([]any{p.ID, string(c.From), string(p.Status), st.request, p.Scheme().InstitutionID, st.sender,
+			st.nextStatus, st.nextAt, micros(p.UpdatedAt)}, st.view...)...)
 	if err := expectOne(res, err, "payment "+p.ID); errs.Is(err, errs.NotFound) {
 		return errs.E(errs.Conflict, "The payment changed meanwhile; it is no longer %s.", c.From)
 	} else if err != nil {
@@ -137,7 +141,9 @@ func (r payments) SetSender(ctx context.Context, id string, sender payment.Sende
 	if err != nil {
 		return fmt.Errorf("encode sender: %w", err)
 	}
-	res, err := r.writer().ExecContext(ctx, `UPDATE payments SET sender = $2, updated_at = $3 WHERE id = $1`, id, string(b), micros(at))
+	res, err := r.writer().ExecContext(ctx, `UPDATE payments SET sender = $2, updated_at = $3,
+		sender_name = $4, sender_iban = $5, sender_sort_code = $6, sender_account_number = $7 WHERE id = $1`,
+		append([]any{id, string(b), micros(at)}, senderValues(&sender)...)...)
 	return expectOne(res, err, "payment "+id)
 }
 
@@ -160,6 +166,41 @@ func (r payments) Get(ctx context.Context, viewerCustomerID, id string) (payment
 	return p, translate(err, "payment "+id)
 }
 
+// selectVisibleView reads a payment for its details record with the
+// amounts the refund rule needs, in one query.
+var selectVisibleView = `SELECT ` + viewColumns + `, ` + refundAmounts + ` FROM payments p
+	WHERE p.id = $1 AND EXISTS (SELECT 1 FROM customer_tree v WHERE v.ancestor_id = $2 AND v.descendant_id = p.customer_id)`
+
+// refundAmounts read, beside a payment p, its refunded total and the
+// available balance of its Connect account (visible to the payment's
+// customer, as the refund rule reads it); both 0, without a look, for a
+// payment expected on no Connect account (it has no refunds).
+const refundAmounts = `CASE WHEN p.connect_account_id = '' THEN 0 ELSE
+		COALESCE((SELECT rt.refunded FROM refund_totals rt WHERE rt.payment_id = p.id), 0) END,
+	CASE WHEN p.connect_account_id = '' THEN 0 ELSE
+		COALESCE((SELECT a.available FROM ledger_accounts a WHERE a.id = p.connect_account_id AND EXISTS (
+			SELECT 1 FROM customer_tree ct WHERE ct.ancestor_id = p.customer_id AND ct.descendant_id = a.customer_id)), 0) END`
+
+// GetView reads a payment of viewerCustomerID or of a customer below it as
+// its details record needs it (scanPaymentView), with its refunded total
+// and its Connect account's available balance; one prepared query.
+func (r payments) GetView(ctx context.Context, viewerCustomerID, id string) (payment.ListItem, error) {
+	var row *sql.Row
+	if r.tx != nil {
+		row = r.tx.QueryRowContext(ctx, selectVisibleView, id, viewerCustomerID)
+	} else {
+		st, err := r.s.prepared(ctx, r.s.read, selectVisibleView)
+		if err != nil {
+			return payment.ListItem{}, err
+		}
+		row = st.QueryRowContext(ctx, id, viewerCustomerID)
+	}
+	var it payment.ListItem
+	var err error
+	it.Payment, err = scanPaymentView(row, &it.Refunded, &it.Available)
+	return it, translate(err, "payment "+id)
+}
+
 // GetByID reads any payment (the payer's pages check the checkout token;
 // the timed moves have no viewer).
 func (r payments) GetByID(ctx context.Context, id string) (payment.Payment, error) {
@@ -174,79 +215,23 @@ func (r payments) GetByShortCode(ctx context.Context, code string) (payment.Paym
 	return p, translate(err, "payment link "+code)
 }
 
-// List returns one page of the payments visible to viewerCustomerID,
-// newest first with the id as tie-breaker, and the number of matches. Both
-// come from one snapshot.
-func (r payments) List(ctx context.Context, viewerCustomerID string, f payment.ListFilter) ([]payment.Payment, int, error) {
-	where, args := listConditions(viewerCustomerID, f)
-	var total int
-	out := []payment.Payment{}
-	list := func(q querier) error {
-		if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM payments p WHERE `+where, args...).Scan(&total); err != nil {
-			return translate(err, "count payments")
-		}
-		if total <= f.Offset() {
-			return nil
-		}
-		n := len(args)
-		rows, err := q.QueryContext(ctx, `SELECT `+paymentColumns+` FROM payments p WHERE `+where+
-			fmt.Sprintf(` ORDER BY p.created_at DESC, p.id DESC LIMIT $%d OFFSET $%d`, n+1, n+2),
-			append(args, f.Limit, f.Offset())...)
-		if err != nil {
-			return translate(err, "list payments")
-		}
-		defer rows.Close()
-		for rows.Next() {
-			p, err := scanPayment(rows)
-			if err != nil {
-				return translate(err, "list payments")
-			}
-			out = append(out, p)
-		}
-		return translate(rows.Err(), "list payments")
-	}
-	if r.tx != nil {
-		return out, total, list(r.tx)
-	}
-	err := r.s.readTx(ctx, func(tx *sql.Tx) error { return list(tx) })
-	return out, total, err
-}
-
-// listConditions builds the WHERE clause of a list and its arguments.
-func listConditions(viewer string, f payment.ListFilter) (string, []any) {
-	w := visibleWhere("p.customer_id", viewer)
-	if f.CustomerID != "" {
-		w.add("p.customer_id = $%d", f.CustomerID)
-	}
-	if f.Status != "" {
-		w.add("p.status = $%d", string(f.Status))
-	}
-	if f.Currency != "" {
-		w.add("p.currency = $%d", f.Currency)
-	}
-	if f.InternalReference != "" {
-		w.add("p.internal_reference = $%d", f.InternalReference)
-	}
-	if f.PaymentReference != "" {
-		w.add("p.payment_reference = $%d", f.PaymentReference)
-	}
-	if !f.CreatedFrom.IsZero() {
-		w.add("p.created_at >= $%d", micros(f.CreatedFrom))
-	}
-	if !f.CreatedTo.IsZero() {
-		w.add("p.created_at <= $%d", micros(f.CreatedTo))
-	}
-	return w.sql(), w.args
-}
-
 // Due returns up to limit ids of payments whose timed move is due on their
 // customer's clock: now (the base time) plus the offset of the tenant's
 // sandbox clock; the most overdue first.
+//
+// The scan of the payments_due index is bounded by the greatest offset any
+// tenant's clock has now (none in production), read first: bounded by the
+// greatest possible offset (clock.MaxOffset, years) it read every pending
+// payment, each with its tenant's offset, every second.
 func (r payments) Due(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	var ahead int64
+	if err := r.q.QueryRowContext(ctx, `SELECT COALESCE(MAX(offset_us), 0) FROM tenant_clocks`).Scan(&ahead); err != nil {
+		return nil, translate(err, "tenant clocks")
+	}
 	rows, err := r.q.QueryContext(ctx,
 		`SELECT id FROM payments WHERE next_at IS NOT NULL AND next_at <= $3
 			AND next_at <= CAST($1 AS BIGINT) + `+tenantOffsetSQL("payments.customer_id")+` ORDER BY next_at, id LIMIT $2`,
-		micros(now), limit, micros(now)+maxOffsetMicros)
+		micros(now), limit, micros(now)+min(max(ahead, 0), maxOffsetMicros))
 	if err != nil {
 		return nil, translate(err, "due payments")
 	}

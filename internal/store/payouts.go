@@ -4,9 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/paging"
+	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/payout"
 )
 
@@ -43,6 +47,7 @@ func (r payouts) Create(ctx context.Context, p payout.Payout, v payout.Verificat
 	if err := translate(err, "payout "+p.ID); err != nil {
 		return err
 	}
+	audit.Resource(ctx, "payout", p.ID)
 	_, err = r.q.ExecContext(ctx, `
 		INSERT INTO account_holder_verifications (id, transaction_id, customer_id, status, requested_name, returned_name, result,
 			executed_at, expires_at)
@@ -87,29 +92,19 @@ func (r payouts) Get(ctx context.Context, viewerCustomerID, id string) (payout.P
 	return p, translate(err, "payout "+id)
 }
 
-// List returns one page of the payouts visible to viewerCustomerID, newest first.
-func (r payouts) List(ctx context.Context, viewerCustomerID string, f payout.Filter) ([]payout.Payout, int, error) {
-	w := visibleWhere("p.customer_id", viewerCustomerID)
+// List returns one page of the payouts visible to viewerCustomerID, newest
+// first, read from the payouts_customer index in order, or from
+// payouts_account for one account (readPage).
+func (r payouts) List(ctx context.Context, viewerCustomerID string, f payout.Filter) (paging.Page[payout.Payout], error) {
+	l := keysetList{what: "payouts", table: "payouts", alias: "p", columns: payoutColumns,
+		orderIndex: "payouts_customer", viewer: viewerCustomerID, from: f.CreatedFrom, to: f.CreatedTo}
 	if f.AccountID != "" {
-		w.add("p.account_id = $%d", f.AccountID)
+		l.scope, l.scopeID = "account_id", f.AccountID
+		l.rowConds = append(l.rowConds, visibleCond(viewerCustomerID))
 	}
-	if f.Status != "" {
-		w.add("p.status = $%d", string(f.Status))
-	}
-	if !f.CreatedFrom.IsZero() {
-		w.add("p.created_at >= $%d", micros(f.CreatedFrom))
-	}
-	if !f.CreatedTo.IsZero() {
-		w.add("p.created_at <= $%d", micros(f.CreatedTo))
-	}
-	out := []payout.Payout{}
-	total, err := ledgerRepo{s: r.s, q: r.q, tx: r.tx}.page(ctx, "payouts", `FROM payouts p WHERE `+w.sql(), `SELECT `+payoutColumns,
-		` ORDER BY p.created_at DESC, p.id DESC`, w.args, f.Limit, f.Offset(), func(row *sql.Rows) error {
-			p, err := scanPayout(row)
-			out = append(out, p)
-			return err
-		})
-	return out, total, err
+	l.equal("status", string(f.Status))
+	return readPage(ctx, r.s, r.tx, l, f.Page, f.Limit, f.After, scanPayout,
+		func(p payout.Payout) paging.Position { return paging.Position{CreatedAt: p.CreatedAt, ID: p.ID} })
 }
 
 const verificationColumns = `v.id, v.transaction_id, v.customer_id, v.status, v.requested_name, v.returned_name, v.result,
@@ -190,4 +185,62 @@ func (r payouts) DueVerifications(ctx context.Context, now time.Time, limit int)
 		ORDER BY v.expires_at LIMIT $5`,
 		string(payout.Match), string(payout.Created), micros(now)+maxOffsetMicros, micros(now), limit)
 	return scanVerifications(rows, err, "due account holder verifications")
+}
+
+// Received lists up to limit RECEIVED payments expected on accountID,
+// oldest first.
+func (r payouts) Received(ctx context.Context, accountID string, limit int) ([]payment.Payment, error) {
+	rows, err := r.q.QueryContext(ctx, `SELECT `+paymentColumns+` FROM payments p
+		WHERE p.connect_account_id = $1 AND p.status = $2 ORDER BY p.created_at, p.id LIMIT $3`,
+		accountID, string(payment.StatusReceived), limit)
+	if err != nil {
+		return nil, translate(err, "received payments of account "+accountID)
+	}
+	defer rows.Close()
+	out := []payment.Payment{}
+	for rows.Next() {
+		p, err := scanPayment(rows)
+		if err != nil {
+			return nil, translate(err, "received payments of account "+accountID)
+		}
+		out = append(out, p)
+	}
+	return out, translate(rows.Err(), "received payments of account "+accountID)
+}
+
+// Settled links a settled payment to the SETTLEMENT payout that settled it.
+func (r payouts) Settled(ctx context.Context, payoutID, paymentID string, amount int64, at time.Time) error {
+	_, err := r.q.ExecContext(ctx, `INSERT INTO payout_settlements (payment_id, payout_id, amount, settled_at)
+		VALUES ($1, $2, $3, $4)`, paymentID, payoutID, amount, micros(at))
+	return translate(err, "settlement of payment "+paymentID)
+}
+
+// SettlementsOf reads the payments each of payoutIDs settled, each
+// payout's oldest payment first (the order it settled them in).
+func (r payouts) SettlementsOf(ctx context.Context, payoutIDs []string) (map[string][]payout.Settlement, error) {
+	out := map[string][]payout.Settlement{}
+	if len(payoutIDs) == 0 {
+		return out, nil
+	}
+	marks := make([]string, len(payoutIDs))
+	args := make([]any, len(payoutIDs))
+	for i, id := range payoutIDs {
+		marks[i], args[i] = fmt.Sprintf("$%d", i+1), id
+	}
+	rows, err := r.q.QueryContext(ctx, `SELECT s.payout_id, s.payment_id, s.amount FROM payout_settlements s
+		JOIN payments p ON p.id = s.payment_id
+		WHERE s.payout_id IN (`+strings.Join(marks, ", ")+`) ORDER BY s.payout_id, p.created_at, p.id`, args...)
+	if err != nil {
+		return nil, translate(err, "settlements of payouts")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var payoutID string
+		var st payout.Settlement
+		if err := rows.Scan(&payoutID, &st.PaymentID, &st.Amount); err != nil {
+			return nil, translate(err, "settlements of payouts")
+		}
+		out[payoutID] = append(out[payoutID], st)
+	}
+	return out, translate(rows.Err(), "settlements of payouts")
 }

@@ -84,5 +84,15 @@ func TestRefundRepository(t *testing.T) {
 		if n, _ := s.Refunds().Refunded(ctx, "70000000-0000-4000-8000-0000000000ff"); n != 0 {
 			t.Fatalf("a payment without refunds: %d", n)
 		}
+		acct, _ := s.Ledger().Account(ctx, shop, a.ID)
+		if n, got, err := s.Refunds().Standing(ctx, shop, p.ID, a.ID); err != nil || n != 61 || got != acct {
+			t.Fatalf("standing: %d %+v %v, want 61 and %+v", n, got, err, acct)
+		}
+		if n, got, err := s.Refunds().Standing(ctx, shop, "70000000-0000-4000-8000-0000000000ff", a.ID); err != nil || n != 0 || got.ID != a.ID {
+			t.Fatalf("standing without refunds: %d %+v %v", n, got, err)
+		}
+		if _, _, err := s.Refunds().Standing(ctx, other, p.ID, a.ID); !errs.Is(err, errs.NotFound) {
+			t.Fatalf("a stranger's standing: %v", err)
+		}
 	})
 }

@@ -9,12 +9,15 @@ import (
 )
 
 // reportData reads the rows of reports, streaming, on the read pool.
-type reportData struct{ s *Store }
+type reportData struct {
+	s     *Store
+	batch int // rows per keyset query (reportBatch; smaller in tests)
+}
 
 var _ report.Data = reportData{}
 
 // ReportData is what reports read.
-func (s *Store) ReportData() report.Data { return reportData{s: s} }
+func (s *Store) ReportData() report.Data { return reportData{s: s, batch: reportBatch} }
 
 // scopeWhere is the condition of a report's scope on a table with
 // customer_id and the time column col; its arguments start at $1.
@@ -33,32 +36,6 @@ func dateColumn(sc report.Scope) string {
 		return "updated_at"
 	}
 	return "created_at"
-}
-
-// Payments streams the payments of the scope, oldest first.
-func (d reportData) Payments(ctx context.Context, sc report.Scope, fn func(report.PaymentRow) error) error {
-	where, args := scopeWhere(sc, dateColumn(sc))
-	rows, err := d.s.read.QueryContext(ctx, `
-		SELECT id, created_at, updated_at, customer_id, status, amount, currency, payment_reference,
-			internal_reference, payment_system, institution_id
-		FROM payments WHERE `+where+` ORDER BY created_at, id`, args...)
-	if err != nil {
-		return translate(err, "payments of a report")
-	}
-	defer rows.Close()
-	var p report.PaymentRow
-	var created, updated int64
-	for rows.Next() {
-		if err := rows.Scan(&p.ID, &created, &updated, &p.CustomerID, &p.Status, &p.Amount, &p.Currency,
-			&p.PaymentReference, &p.InternalReference, &p.PaymentSystem, &p.InstitutionID); err != nil {
-			return translate(err, "payments of a report")
-		}
-		p.CreatedAt, p.UpdatedAt = fromMicros(created), fromMicros(updated)
-		if err := fn(p); err != nil {
-			return err
-		}
-	}
-	return translate(rows.Err(), "payments of a report")
 }
 
 // AnyPayment reports whether the scope holds a payment.
@@ -100,6 +77,33 @@ func (d reportData) Refunds(ctx context.Context, sc report.Scope, fn func(report
 		}
 	}
 	return translate(rows.Err(), "refunds of a report")
+}
+
+// Payouts streams the payouts of the scope, oldest first (the payouts
+// table of internal/payout, read only).
+func (d reportData) Payouts(ctx context.Context, sc report.Scope, fn func(report.PayoutRow) error) error {
+	where, args := scopeWhere(sc, dateColumn(sc))
+	where, args = withAccount(where, args, sc, "account_id")
+	rows, err := d.s.read.QueryContext(ctx, `
+		SELECT id, account_id, created_at, updated_at, status, amount, currency, payment_reference, beneficiary_name, beneficiary_iban
+		FROM payouts WHERE `+where+` ORDER BY created_at, id`, args...)
+	if err != nil {
+		return translate(err, "payouts of a report")
+	}
+	defer rows.Close()
+	var p report.PayoutRow
+	var created, updated int64
+	for rows.Next() {
+		if err := rows.Scan(&p.ID, &p.AccountID, &created, &updated, &p.Status, &p.Amount, &p.Currency, &p.PaymentReference,
+			&p.BeneficiaryName, &p.BeneficiaryIBAN); err != nil {
+			return translate(err, "payouts of a report")
+		}
+		p.CreatedAt, p.UpdatedAt = fromMicros(created), fromMicros(updated)
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err(), "payouts of a report")
 }
 
 // connectWhere is the condition of a CONNECT report: the scope, the

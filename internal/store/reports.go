@@ -9,6 +9,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/internal/report"
 )
 
@@ -21,6 +22,13 @@ type reports struct {
 }
 
 var _ report.Repository = reports{}
+
+// TenantOf returns the top-level customer of customerID (the tenant whose
+// sandbox clock its jobs are due on).
+func (s *Store) TenantOf(ctx context.Context, customerID string) (string, error) {
+	top, _, err := s.TenantClocks().TenantClock(ctx, customerID)
+	return top, err
+}
 
 // Reports is the report repository outside any unit of work.
 func (s *Store) Reports() report.Repository { return reports{s: s, q: s.read} }
@@ -91,34 +99,14 @@ func (r reports) Get(ctx context.Context, viewer, id string) (report.Report, err
 	return rep, translate(err, "report "+id)
 }
 
-// List returns a page of the reports viewer may see, newest first.
-func (r reports) List(ctx context.Context, viewer string, f report.ListFilter) ([]report.Report, int, error) {
-	where := visibleTo("customer_id", 1)
-	args := []any{viewer}
-	if f.CustomerID != "" {
-		args = append(args, f.CustomerID)
-		where += fmt.Sprintf(" AND customer_id = $%d", len(args))
-	}
-	var total int
-	if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM reports WHERE `+where, args...).Scan(&total); err != nil {
-		return nil, 0, translate(err, "count reports")
-	}
-	args = append(args, f.Limit, (f.Page-1)*f.Limit)
-	rows, err := r.q.QueryContext(ctx, `SELECT `+reportColumns+` FROM reports WHERE `+where+
-		fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d OFFSET $%d`, len(args)-1, len(args)), args...)
-	if err != nil {
-		return nil, 0, translate(err, "list reports")
-	}
-	defer rows.Close()
-	out := []report.Report{}
-	for rows.Next() {
-		rep, err := scanReport(rows)
-		if err != nil {
-			return nil, 0, translate(err, "list reports")
-		}
-		out = append(out, rep)
-	}
-	return out, total, translate(rows.Err(), "list reports")
+// List returns a page of the reports viewer may see, newest first, read
+// from the reports_customer_created index in order (readPage).
+func (r reports) List(ctx context.Context, viewer string, f report.ListFilter) (paging.Page[report.Report], error) {
+	l := keysetList{what: "reports", table: "reports", columns: reportColumns,
+		orderIndex: "reports_customer_created", viewer: viewer}
+	l.only(f.CustomerID)
+	return readPage(ctx, r.s, nil, l, f.Page, f.Limit, f.After, scanReport,
+		func(rep report.Report) paging.Position { return paging.Position{CreatedAt: rep.CreatedAt, ID: rep.ID} })
 }
 
 // Start moves a REQUESTED or GENERATING report to GENERATING under a new

@@ -24,6 +24,7 @@ func CreateRequest(w api.PaymentCreateRequest) payment.CreateRequest {
 		PaymentReference:           Val(w.PaymentReference),
 		PaymentSystem:              bank.PaymentSystem(w.PaymentSystem),
 		TermsAndConditionsAccepted: w.TermsAndConditionsAccepted,
+		MandateID:                  Val(w.MandateID),
 	}
 	if p := w.Payer; p != nil {
 		r.Payer = &payment.Payer{Reference: Val(p.Reference), FirstName: Val(p.FirstName), LastName: Val(p.LastName),

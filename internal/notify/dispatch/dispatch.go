@@ -37,6 +37,7 @@ type Options struct {
 	Wall           clock.Clock   // the wall clock of leases (default clock.Real)
 	Timeout        time.Duration // receiver's time to answer (default notify.Timeout, 10 s)
 	Guard          bool          // production: refuse internal addresses in the dialer
+	Chaos          bool          // sandbox: apply the applications' webhook chaos settings
 	Metrics        *Metrics      // nil: none
 }
 
@@ -227,12 +228,7 @@ func (d *Dispatcher) begin(ctx context.Context, c notify.Claim) {
 	d.sending.Add(1)
 	go func() {
 		defer d.sending.Done()
-		a, aborted := d.attempt(ctx, c)
-		r := result{claim: c, aborted: aborted}
-		if !aborted {
-			r.outcome = notify.Settle(c, a, d.now(ctx, c.CustomerID))
-		}
-		d.results <- r
+		d.results <- d.deliver(ctx, c)
 		d.mu.Lock()
 		d.inflight--
 		if d.perApp[c.ApplicationID]--; d.perApp[c.ApplicationID] <= 0 {

@@ -44,7 +44,11 @@ func newClient(guard bool, conns int) *http.Client {
 func (d *Dispatcher) attempt(ctx context.Context, c notify.Claim) (notify.Attempt, bool) {
 	target := c.Target()
 	start := d.now(ctx, c.CustomerID)
-	req := notify.BuildRequest(c.Notification, target, c.Secret, start)
+	previous := ""
+	if c.Rotation.Active(start) {
+		previous = c.Rotation.PreviousSecret
+	}
+	req := notify.BuildRotatingRequest(c.Notification, target, c.Secret, previous, start)
 	a := notify.Attempt{ID: uuid.Must(uuid.NewV7()).String(), NotificationID: c.ID, Number: c.Attempts, At: start,
 		URL: target, RequestHeaders: req.Headers, RequestBody: req.Body}
 	if target == "" {

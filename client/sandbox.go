@@ -1,0 +1,92 @@
+package client
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"time"
+
+	"github.com/bankrail/bankrail/api"
+)
+
+// GetSandboxClock reads the virtual clock of the caller's tenant.
+func (c *Client) GetSandboxClock(ctx context.Context) (*api.SandboxClock, error) {
+	return decode[api.SandboxClock](ctx, c, call{op: opGetSandboxClock})
+}
+
+// AdvanceSandboxClock moves the tenant's virtual clock forward (at most 400
+// days per call). It is not retried after an unknown outcome: the clock
+// would move twice.
+func (c *Client) AdvanceSandboxClock(ctx context.Context, body api.SandboxClockAdvance) (*api.SandboxClock, error) {
+	return decode[api.SandboxClock](ctx, c, call{op: opAdvanceSandboxClock, body: body})
+}
+
+// AdvanceSandboxClockBy is AdvanceSandboxClock by d, in whole seconds.
+func (c *Client) AdvanceSandboxClockBy(ctx context.Context, d time.Duration) (*api.SandboxClock, error) {
+	return c.AdvanceSandboxClock(ctx, api.SandboxClockAdvance{Seconds: Ptr(int64(d / time.Second))})
+}
+
+// ResetSandboxClock brings the tenant's clock back to the wall clock.
+// Tokens issued while it was ahead are refused afterwards; a client made
+// WithCredentials signs in again by itself.
+func (c *Client) ResetSandboxClock(ctx context.Context) (*api.SandboxClock, error) {
+	return decode[api.SandboxClock](ctx, c, call{op: opResetSandboxClock})
+}
+
+// ListSandboxInbox reads one page of the notifications the built-in
+// sandbox inbox received, newest first.
+func (c *Client) ListSandboxInbox(ctx context.Context, params *api.ListSandboxInboxParams) (*Page[api.SandboxInboxEntry], error) {
+	return list[api.SandboxInboxEntry](ctx, c, call{op: opListSandboxInbox, params: params})
+}
+
+// AllSandboxInbox iterates over every page of ListSandboxInbox.
+func (c *Client) AllSandboxInbox(ctx context.Context, params *api.ListSandboxInboxParams) iter.Seq2[api.SandboxInboxEntry, error] {
+	return all(params, func(p *api.ListSandboxInboxParams) **int64 { return &p.Page }, nil,
+		func(p *api.ListSandboxInboxParams) (*Page[api.SandboxInboxEntry], error) {
+			return c.ListSandboxInbox(ctx, p)
+		})
+}
+
+// ReceiveSandboxNotification posts a notification to the sandbox inbox of
+// the application clientID, as bankrail's sender does: body exactly as
+// signed, with its signature headers (X-Service-Signed, X-Service-Timed,
+// ...). A signature that does not hold is a 400 *Error (the inbox keeps the
+// notification anyway).
+func (c *Client) ReceiveSandboxNotification(ctx context.Context, clientID string, header http.Header, body []byte) error {
+	if body == nil {
+		body = []byte{}
+	}
+	return none(ctx, c, call{op: opReceiveSandboxNotification, path: []string{clientID}, header: header.Clone(), raw: body})
+}
+
+// AuthoriseSandboxPayment plays the payer's and the bank's part (sandbox):
+// COMPLETED, REFUSED_BY_BANK, DELAYED_AT_BANK>COMPLETED, ...
+func (c *Client) AuthoriseSandboxPayment(ctx context.Context, id string, body api.SandboxAuthoriseRequest) (*api.Payment, error) {
+	return decode[api.Payment](ctx, c, call{op: opAuthoriseSandboxPayment, path: []string{id}, body: body})
+}
+
+// AuthoriseSandboxMandate plays the payer's answer to a REQUESTED mandate.
+func (c *Client) AuthoriseSandboxMandate(ctx context.Context, id string, body api.SandboxMandateAuthoriseRequest) (*api.Mandate, error) {
+	return decode[api.Mandate](ctx, c, call{op: opAuthoriseSandboxMandate, path: []string{id}, body: body})
+}
+
+// ApproveSandboxAmendment plays the payer's approval of an amendment.
+func (c *Client) ApproveSandboxAmendment(ctx context.Context, id string) (*api.Amendment, error) {
+	return decode[api.Amendment](ctx, c, call{op: opApproveSandboxAmendment, path: []string{id}})
+}
+
+// DeclineSandboxAmendment plays the payer's refusal of an amendment.
+func (c *Client) DeclineSandboxAmendment(ctx context.Context, id string) (*api.Amendment, error) {
+	return decode[api.Amendment](ctx, c, call{op: opDeclineSandboxAmendment, path: []string{id}})
+}
+
+// DepositSandboxChannel plays a stablecoin deposit on a channel (sandbox).
+func (c *Client) DepositSandboxChannel(ctx context.Context, channelID string, body api.SandboxChannelDepositRequest) (*api.ChannelPayment, error) {
+	return decode[api.ChannelPayment](ctx, c, call{op: opDepositSandboxChannel, path: []string{channelID}, body: body})
+}
+
+// Payin simulates incoming funds on a Connect account (sandbox). The same
+// externalPaymentId is taken once, so it is retried like a read.
+func (c *Client) Payin(ctx context.Context, body api.SimulatedIncomingTransaction) error {
+	return none(ctx, c, call{op: opPayin, body: body})
+}

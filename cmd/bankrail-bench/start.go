@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/seed"
+)
+
+// startUsage explains the start subcommand.
+const startUsage = `bankrail-bench start --bankrail PATH [--runs 3] [--signins 32] [--write FILE]
+    runs a fresh sandbox (bankrail serve on an empty SQLite database in a temporary directory,
+    loopback) --runs times and measures, from /proc: the time from exec to the first healthy
+    /healthz, its resident memory after 2 s idle, and its peak resident memory (VmHWM) after
+    --signins concurrent password sign-ins (client secret and password: two argon2id
+    verifications each). Build the binary first: go build -o /tmp/bankrail ./cmd/bankrail.`
+
+type startOptions struct {
+	bankrail string
+	runs     int
+	signins  int
+	write    string
+	args     []string
+}
+
+// startRun is what one fresh start measured.
+type startRun struct {
+	ready             time.Duration
+	idleRSS, peakRSS  int64 // kB
+	peakBeforeSignins int64 // kB
+}
+
+func runStart(args []string) error {
+	o := startOptions{args: args}
+	fs := flag.NewFlagSet("start", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprintln(fs.Output(), startUsage) }
+	fs.StringVar(&o.bankrail, "bankrail", "", "the bankrail binary to start")
+	fs.IntVar(&o.runs, "runs", 3, "fresh starts")
+	fs.IntVar(&o.signins, "signins", 32, "concurrent sign-ins")
+	fs.StringVar(&o.write, "write", "", "update the start section of this Markdown file (docs/performance.md)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.bankrail == "" || o.runs < 1 || o.runs > 20 || o.signins < 1 || o.signins > 256 {
+		return errors.New("--bankrail is required; --runs 1-20, --signins 1-256")
+	}
+	var runs []startRun
+	for i := range o.runs {
+		r, err := startOnce(o)
+		if err != nil {
+			return fmt.Errorf("run %d: %w", i+1, err)
+		}
+		fmt.Printf("run %d: healthy after %s, idle RSS %.1f MB, peak RSS %.1f MB before and %.1f MB after %d concurrent sign-ins\n",
+			i+1, r.ready.Round(time.Millisecond), mb(r.idleRSS), mb(r.peakBeforeSignins), mb(r.peakRSS), o.signins)
+		runs = append(runs, r)
+	}
+	if o.write == "" {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "### Start and memory (last run of `bankrail-bench start`)\n\n")
+	fmt.Fprintf(&b, "- Command: `%s`\n", commandLine(append([]string{"start"}, o.args...)))
+	fmt.Fprintf(&b, "- Date: %s\n- Machine: %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), machine())
+	fmt.Fprintf(&b, "| run | exec to healthy /healthz | RSS after 2 s idle | peak RSS before sign-ins | peak RSS after %d concurrent sign-ins |\n|---:|---:|---:|---:|---:|\n", o.signins)
+	for i, r := range runs {
+		fmt.Fprintf(&b, "| %d | %s | %.1f MB | %.1f MB | %.1f MB |\n", i+1, r.ready.Round(time.Millisecond), mb(r.idleRSS), mb(r.peakBeforeSignins), mb(r.peakRSS))
+	}
+	return updateSection(o.write, "start", b.String())
+}
+
+func mb(kb int64) float64 { return float64(kb) / 1000 }
+
+// startOnce starts a fresh sandbox, measures it and stops it.
+func startOnce(o startOptions) (startRun, error) {
+	dir, err := os.MkdirTemp("", "bankrail-bench-start-")
+	if err != nil {
+		return startRun{}, err
+	}
+	defer os.RemoveAll(dir)
+	ln, err := loopback()
+	if err != nil {
+		return startRun{}, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(o.bankrail, "serve", "--addr", addr, "--data-dir", dir)
+	cmd.Dir = dir
+	t0 := time.Now()
+	if err := cmd.Start(); err != nil {
+		return startRun{}, err
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}()
+	var r startRun
+	client := &http.Client{Timeout: 5 * time.Second}
+	for {
+		if resp, err := client.Get("http://" + addr + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				r.ready = time.Since(t0)
+				break
+			}
+		}
+		if time.Since(t0) > 30*time.Second {
+			return r, errors.New("not healthy within 30 s")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	time.Sleep(2 * time.Second)
+	pid := cmd.Process.Pid
+	if r.idleRSS, err = procStatus(pid, "VmRSS"); err != nil {
+		return r, err
+	}
+	if r.peakBeforeSignins, err = procStatus(pid, "VmHWM"); err != nil {
+		return r, err
+	}
+	body, _ := json.Marshal(map[string]string{"grant_type": "password", "client_id": seed.DemoClientID,
+		"client_secret": seed.DemoClientSecret, "username": seed.DemoUsername, "password": seed.DemoPassword})
+	var wg sync.WaitGroup
+	errs := make([]error, o.signins)
+	for i := range o.signins {
+		wg.Go(func() {
+			c := &http.Client{Timeout: 2 * time.Minute}
+			resp, err := c.Post("http://"+addr+"/oauth", "application/json", bytes.NewReader(body))
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					err = fmt.Errorf("sign-in: status %d", resp.StatusCode)
+				}
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return r, err
+	}
+	r.peakRSS, err = procStatus(pid, "VmHWM")
+	return r, err
+}
+
+// procStatus reads a kB field of /proc/pid/status.
+func procStatus(pid int, field string) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, field+":"); ok {
+			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
+}

@@ -1,0 +1,49 @@
+package app
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/bankrail/bankrail/internal/alias"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/payout"
+	"github.com/bankrail/bankrail/internal/refund"
+	"github.com/bankrail/bankrail/internal/store"
+)
+
+// The components of a built App, for tests and administration commands.
+
+// Refunds is the refund service.
+func (a *App) Refunds() *refund.Service { return a.refunds }
+
+// RunDueJobs runs the jobs that are due now, batch after batch, until none
+// is (for tests that drive the job worker, and for an instance whose
+// workers are not started); it returns how many ran.
+func (a *App) RunDueJobs(ctx context.Context) (int, error) { return a.jobs.RunDue(ctx) }
+
+// Payouts is the payout service.
+func (a *App) Payouts() *payout.Service { return a.payouts }
+
+// Aliases is the account alias service.
+func (a *App) Aliases() *alias.Service { return a.aliases }
+
+// Accounts is the accounts service (for administration commands).
+func (a *App) Accounts() *ledger.Service { return a.accounts }
+
+// Handler is the HTTP handler (for tests that serve it themselves).
+func (a *App) Handler() http.Handler { return a.http }
+
+// Clock is the clock every rule follows.
+func (a *App) Clock() clock.Clock { return a.clock }
+
+// Store is the database (for tests and administration commands).
+func (a *App) Store() *store.Store { return a.store }
+
+// Identity is the identity service (for administration commands).
+func (a *App) Identity() *identity.Service { return a.identity }
+
+// Payments is the payment service.
+func (a *App) Payments() *payment.Service { return a.payments }

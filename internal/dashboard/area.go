@@ -1,0 +1,99 @@
+package dashboard
+
+import (
+	"net/http"
+
+	"github.com/bankrail/bankrail/internal/identity"
+)
+
+// area is a part of the console: its pages and actions, and the routes
+// that serve them.
+type area interface {
+	register(mux *http.ServeMux)
+}
+
+// areas are the console's parts, each present when its service is.
+func areas(b *base) []area {
+	out := []area{&signInPages{b}, &paymentPages{b}, &notificationPages{b}, &payoutPages{b}, &reportPages{b}, &accountPages{b}}
+	if b.Mandates != nil {
+		out = append(out, &mandatePages{b})
+	}
+	if b.Channels != nil {
+		out = append(out, &channelPages{b})
+	}
+	if b.AppStore != nil {
+		out = append(out, &applicationPages{b})
+	}
+	if b.sandbox() {
+		out = append(out, &sandboxPages{b})
+	}
+	return out
+}
+
+// The areas.
+type (
+	signInPages       struct{ *base } // sign-in and sign-out
+	paymentPages      struct{ *base } // payments, a payment, refunds, the sandbox's scenarios
+	notificationPages struct{ *base } // notifications, redelivery, the sandbox inbox
+	payoutPages       struct{ *base } // payouts and their verifications' decisions
+	reportPages       struct{ *base } // reports: request, list, download
+	accountPages      struct{ *base } // Connect accounts and their balances
+	mandatePages      struct{ *base } // mandates and amendments
+	channelPages      struct{ *base } // stablecoin channels and their deposits
+	sandboxPages      struct{ *base } // the sandbox console: clock, webhook chaos, reset
+	applicationPages  struct{ *base } // applications: notification URL, secret rotation
+)
+
+func (h *signInPages) register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /dashboard/sign-in", h.showSignIn)
+	mux.HandleFunc("POST /dashboard/sign-in", h.signIn)
+	mux.HandleFunc("POST /dashboard/sign-out", h.action("", h.signOut))
+}
+
+func (h *paymentPages) register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /dashboard/payments", h.page(identity.PaymentsRead, h.payments))
+	mux.HandleFunc("GET /dashboard/payments/{id}", h.page(identity.PaymentsRead, h.payment))
+	mux.HandleFunc("POST /dashboard/payments/{id}/refund", h.action(identity.PaymentsWrite, h.refund))
+	if h.sandbox() {
+		mux.HandleFunc("POST /dashboard/payments/{id}/authorise", h.action(identity.SandboxControl, h.authorise))
+	}
+}
+
+func (h *notificationPages) register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /dashboard/notifications", h.page(identity.NotificationsRead, h.notifications))
+	mux.HandleFunc("GET /dashboard/notifications/{id}", h.page(identity.NotificationsRead, h.notification))
+	mux.HandleFunc("POST /dashboard/notifications/{id}/redeliver", h.action(identity.NotificationsWrite, h.redeliver))
+	if h.sandbox() && h.Inbox != nil {
+		mux.HandleFunc("GET /dashboard/inbox", h.page(identity.NotificationsRead, h.inbox))
+	}
+}
+
+func (h *payoutPages) register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /dashboard/payouts", h.page(identity.PaymentsRead, h.payouts))
+	mux.HandleFunc("POST /dashboard/verifications/{id}/approve", h.action(identity.PaymentsWrite, h.decide(true)))
+	mux.HandleFunc("POST /dashboard/verifications/{id}/reject", h.action(identity.PaymentsWrite, h.decide(false)))
+}
+
+func (h *reportPages) register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /dashboard/reports", h.page(identity.ReportsRead, h.reports))
+	mux.HandleFunc("POST /dashboard/reports", h.action(identity.ReportsWrite, h.requestReport))
+	mux.HandleFunc("GET /dashboard/reports/{id}/download", h.page(identity.ReportsRead, h.downloadReport))
+}
+
+func (h *accountPages) register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /dashboard/accounts", h.page(identity.PaymentsRead, h.accounts))
+	mux.HandleFunc("GET /dashboard/accounts/{id}", h.page(identity.PaymentsRead, h.account))
+}
+
+func (h *sandboxPages) register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /dashboard/clock", h.page(identity.SandboxControl, h.clock))
+	mux.HandleFunc("POST /dashboard/clock/advance", h.action(identity.SandboxControl, h.advanceClock))
+	mux.HandleFunc("POST /dashboard/clock/reset", h.action(identity.SandboxControl, h.resetClock))
+	if h.Settings != nil && h.AppStore != nil {
+		mux.HandleFunc("POST /dashboard/applications/{id}/chaos", h.action(identity.SandboxControl, h.setChaos))
+	}
+	if h.SandboxState != nil {
+		mux.HandleFunc("GET /dashboard/sandbox/reset", h.page(identity.SandboxInstance, h.confirmReset))
+		mux.HandleFunc("POST /dashboard/sandbox/reset", h.action(identity.SandboxInstance, h.resetSandbox))
+	}
+}

@@ -1,0 +1,206 @@
+// Package dashboard is bankrail's web console for merchants and operators,
+// served below /dashboard/ by the same binary: server-rendered
+// html/template pages (embedded, with their stylesheet) that work without
+// JavaScript, over the same domain services and permissions as the API. A
+// person signs in with a user's username and password (the auth service,
+// under the password grant's throttle); the session is kept on the server
+// (auth.Session, table dashboard_sessions), the browser holds a random id
+// in an HttpOnly, SameSite=Lax cookie (Secure in production), and every
+// form carries the session's synchronizer token, checked on every POST.
+// The user's role decides what the pages show and allow exactly as it
+// decides what the API allows (identity.Role.Can); the customer tree
+// decides what the user sees (a PSP's user sees its merchants' records,
+// another customer's record is 404), because every read goes through the
+// services with the user's customer as the viewer. It is an adapter: the
+// rules live in the domain packages. See docs/dashboard.md.
+package dashboard
+
+import (
+	"context"
+	"embed"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/auth"
+	"github.com/bankrail/bankrail/internal/channel"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/event"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/mandate"
+	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/payout"
+	"github.com/bankrail/bankrail/internal/refund"
+	"github.com/bankrail/bankrail/internal/report"
+	"github.com/bankrail/bankrail/internal/sandbox"
+	"github.com/bankrail/bankrail/internal/webguard"
+)
+
+//go:embed templates/*.html static/*
+var files embed.FS
+
+// Prefix is where the console is mounted.
+const Prefix = "/dashboard/"
+
+// Session lifetimes, on the service clock (see docs/dashboard.md: a
+// sandbox tenant's virtual clock does not end a person's session).
+const (
+	IdleTimeout = 30 * time.Minute // a session not used for this long ends
+	MaxLifetime = 12 * time.Hour   // a session ends this long after sign-in, used or not
+	touchEvery  = time.Minute      // how often activity is written
+)
+
+// Audit actions of the console that are not a change of a record (a
+// change's action is the console's route pattern, such as
+// "POST /dashboard/payments/{id}/refund").
+const (
+	ActionSignIn       = "dashboard.sign_in"
+	ActionSignInFailed = "dashboard.sign_in_failed"
+	ActionSignOut      = "dashboard.sign_out"
+)
+
+// SignInAuditor writes the audit entry of a refused sign-in (the store).
+type SignInAuditor = webguard.SignInAuditor
+
+// Customers reads customers (names in the header and the lists, the
+// parent of a customer without an application) and the customer tree
+// (whether a record's customer is the viewer's or below it).
+type Customers interface {
+	GetCustomer(ctx context.Context, id string) (identity.Customer, error)
+	IsDescendant(ctx context.Context, ancestor, descendant string) (bool, error)
+}
+
+// ApplicationStore lists and reads applications and sets their
+// notification URL (audited) for the applications pages.
+type ApplicationStore interface {
+	// ApplicationsBelow lists the applications of ancestor and of the
+	// customers below it, oldest first.
+	ApplicationsBelow(ctx context.Context, ancestor string) ([]identity.Application, error)
+	GetApplication(ctx context.Context, id string) (identity.Application, error)
+	SetNotificationURL(ctx context.Context, id, url string) error
+}
+
+// MandateAmendments lists the amendments of a mandate visible to viewer,
+// newest first (the mandate page).
+type MandateAmendments interface {
+	AmendmentsOf(ctx context.Context, viewer, mandateID string) ([]mandate.Amendment, error)
+}
+
+// SandboxResetter brings the whole sandbox instance back to its seed state
+// (internal/sandbox).
+type SandboxResetter interface {
+	Reset(ctx context.Context) (sandbox.State, error)
+}
+
+// PaymentStats counts payments per day and status (the chart of the
+// payments page).
+type PaymentStats interface {
+	PaymentsPerDay(ctx context.Context, viewer string, from, to time.Time, fn func(day time.Time, status string, count int)) error
+}
+
+// LedgerEntries reads the entries that post to an account, oldest first
+// (the balance over time); the caller checks that the viewer may see it.
+type LedgerEntries interface {
+	Entries(ctx context.Context, accountID string) ([]ledger.Entry, error)
+}
+
+// Deps are what the console calls. Inbox, Sandbox, Mandates, Channels,
+// AppStore, Settings and SandboxState may be nil: their pages are then
+// absent.
+type Deps struct {
+	Log        *slog.Logger
+	Clock      clock.Clock    // the service clock; Now is the base time (sessions)
+	Sandbox    *clock.Tenants // the per-tenant sandbox clocks; nil in production
+	Production bool           // Secure cookies; no sandbox pages
+	TrustProxy bool           // take the client address from X-Forwarded-For (sign-in throttle, audit)
+
+	Auth         *auth.Service
+	Sessions     auth.SessionStore
+	SignIns      SignInAuditor
+	Customers    Customers
+	Applications identity.Directory // an application to tell when a report requested here is ready
+
+	Payments      *payment.Service
+	Events        event.Log
+	Stats         PaymentStats
+	Notifications *notify.Service
+	Inbox         *inbox.Service
+	Refunds       *refund.Service
+	Payouts       *payout.Service
+	Reports       *report.Service
+	Accounts      *ledger.Service
+	Entries       LedgerEntries
+	Mandates      *mandate.Service
+	Amendments    MandateAmendments // with Mandates
+	Channels      *channel.Service
+
+	Identity     *identity.Service // vets a notification URL set on the applications page
+	AppStore     ApplicationStore  // nil: no applications page
+	Settings     *notify.Settings  // secret rotation, webhook chaos (sandbox)
+	SandboxState SandboxResetter   // nil: no sandbox reset
+}
+
+// Handler serves the console: its areas (area.go) share a base and
+// register their own routes.
+type Handler struct {
+	b   *base
+	mux *http.ServeMux
+}
+
+// New returns the console's handler.
+func New(d Deps) *Handler {
+	b := &base{Deps: d}
+	h := &Handler{b: b, mux: http.NewServeMux()}
+	h.mux.HandleFunc("GET /dashboard/static/dashboard.css", serveStatic("static/dashboard.css", "text/css; charset=utf-8"))
+	h.mux.HandleFunc("GET /dashboard/{$}", h.start)
+	for _, a := range areas(b) {
+		a.register(h.mux)
+	}
+	return h
+}
+
+// contentSecurityPolicy allows nothing but this origin's stylesheet and
+// images, and forms that post here: no script at all.
+const contentSecurityPolicy = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; " +
+	"base-uri 'none'; frame-ancestors 'none'"
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("Referrer-Policy", "same-origin")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Content-Security-Policy", contentSecurityPolicy)
+	if _, pattern := h.mux.Handler(r); pattern == "" {
+		h.b.renderError(w, r, nil, http.StatusNotFound, "This page does not exist.")
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+// start is GET /dashboard/: the payments, or the sign-in page.
+func (h *Handler) start(w http.ResponseWriter, r *http.Request) {
+	if _, ok := h.b.current(w, r); ok {
+		http.Redirect(w, r, Prefix+"payments", http.StatusSeeOther)
+		return
+	}
+	http.Redirect(w, r, Prefix+"sign-in", http.StatusSeeOther)
+}
+
+// serveStatic serves an embedded file.
+func serveStatic(name, contentType string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, err := files.ReadFile(name)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", contentType)
+		w.Header().Set("Cache-Control", "public, max-age=300")
+		_, _ = w.Write(b)
+	}
+}

@@ -1,0 +1,256 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/paging"
+)
+
+// keysetCond is one condition of a list: format has one %s, the
+// placeholder of v.
+type keysetCond struct {
+	format string
+	v      any
+}
+
+// keysetList is a list read from an index in order, as GET /payments is:
+// each page's keys come from one ordered, LIMITed index scan per customer
+// the viewer sees, merged (newestFirst), or, for a list within one scope
+// (an account's transactions, a channel's deposits), from the one scan of
+// the (scope, created_at, id) index; then the page's rows by primary key.
+// The order is createdAt, then id, newest first unless oldestFirst.
+type keysetList struct {
+	dialect    Dialect // set by readPage
+	what       string  // in errors: "mandates"
+	table      string
+	alias      string // of table in columns ("" when columns are unqualified)
+	columns    string
+	orderIndex string // SQLite: the (customer_id, created_at, id) index the merged scan reads
+	// scope, when set, is the column that scopeID must equal instead of the
+	// viewer's customers (whose visibility the caller checked, or adds as a
+	// row condition with visibleCond).
+	scope, scopeID string
+	viewer         string
+	oldestFirst    bool
+	rowConds       []keysetCond // on the row (alias q)
+	treeConds      []keysetCond // on the customer_tree row (alias t) of the merged scan
+	from, to       time.Time    // createdAt range, inclusive (zero: open)
+	uncounted      bool         // no total is read (a list answered without counts)
+}
+
+// only narrows l to customer id (one the viewer sees) when id is set.
+func (l *keysetList) only(id string) {
+	if id != "" {
+		l.treeConds = append(l.treeConds, keysetCond{"t.descendant_id = %s", id})
+	}
+}
+
+// equal narrows l to rows whose column equals v when v is set.
+func (l *keysetList) equal(column, v string) {
+	if v != "" {
+		l.rowConds = append(l.rowConds, keysetCond{"q." + column + " = %s", v})
+	}
+}
+
+// visibleCond is the row condition of a scoped list whose rows the viewer
+// must see too.
+func visibleCond(viewer string) keysetCond {
+	return keysetCond{"q.customer_id IN (SELECT descendant_id FROM customer_tree WHERE ancestor_id = %s)", viewer}
+}
+
+// start is a clause whose $1 is the viewer, or the scope's value.
+func (l keysetList) start() *where {
+	if l.scope != "" {
+		return &where{args: []any{l.scopeID}}
+	}
+	return &where{args: []any{l.viewer}}
+}
+
+// render gives conds their placeholders in w.
+func render(w *where, conds []keysetCond) []string {
+	out := make([]string, 0, len(conds))
+	for _, c := range conds {
+		out = append(out, fmt.Sprintf(c.format, w.placeholder(c.v)))
+	}
+	return out
+}
+
+// timeConds are the conditions of the createdAt range.
+func (l keysetList) timeConds(w *where) []string {
+	var out []string
+	if !l.from.IsZero() {
+		out = append(out, "q.created_at >= "+w.placeholder(micros(l.from)))
+	}
+	if !l.to.IsZero() {
+		out = append(out, "q.created_at <= "+w.placeholder(micros(l.to)))
+	}
+	return out
+}
+
+// keys is the SQL of the list's keys (id, created_at) in order after
+// position after (nil: from the start), with perCustomer, limit and offset
+// placeholders ("" for none).
+func (l keysetList) keys(w *where, after *paging.Position, perCustomer, limit, offset string) string {
+	rows := append(render(w, l.rowConds), l.timeConds(w)...)
+	if after != nil {
+		at, id := w.placeholder(micros(after.CreatedAt)), w.placeholder(after.ID)
+		cmp := "<"
+		if l.oldestFirst {
+			cmp = ">"
+		}
+		rows = append(rows, fmt.Sprintf("q.created_at %s= %s AND (q.created_at %s %s OR q.id %s %s)", cmp, at, cmp, at, cmp, id))
+	}
+	if l.scope == "" {
+		return newestFirst{dialect: l.dialect, table: l.table, orderIndex: l.orderIndex, rowConds: rows,
+			treeConds: render(w, l.treeConds), perCustomer: perCustomer, limit: limit, offset: offset, ascending: l.oldestFirst}.sql()
+	}
+	dir := l.dir()
+	var b strings.Builder
+	fmt.Fprintf(&b, "SELECT q.id, q.created_at FROM %s q WHERE %s ORDER BY q.created_at %s, q.id %s",
+		l.table, strings.Join(append([]string{"q." + l.scope + " = $1"}, rows...), " AND "), dir, dir)
+	if limit != "" {
+		fmt.Fprintf(&b, " LIMIT %s", limit)
+	}
+	if offset != "" {
+		fmt.Fprintf(&b, " OFFSET %s", offset)
+	}
+	return b.String()
+}
+
+func (l keysetList) dir() string {
+	if l.oldestFirst {
+		return "ASC"
+	}
+	return "DESC"
+}
+
+// estimateSample is how many of the newest matches the estimate of a
+// total past paging.ExactTotalBound reads (per customer, merged): a page's
+// worth, so that a count past the bound costs about what one under it does.
+const estimateSample = 26
+
+// count counts the matches up to paging.ExactTotalBound+1: any bound+1 of
+// them, in no order, from the index (for the viewer's customers, or the
+// scope). Past the bound it estimates as GET /payments does
+// (estimateTotal), from a smaller sample: the newest estimateSample
+// matches (read like a page) span some time; the matches are taken to be
+// as dense back to the oldest row of the viewer's customers (or of the
+// scope) within the createdAt range, and never fewer than bound+1. So the
+// count reads at most bound+1 index entries, and a sample of the same
+// size at any number of rows.
+func (l keysetList) count(ctx context.Context, q querier) (int, bool, error) {
+	w := l.start()
+	conds := append(render(w, l.rowConds), l.timeConds(w)...)
+	from := l.table + ` q WHERE ` + strings.Join(append([]string{"q." + l.scope + " = $1"}, conds...), " AND ")
+	if l.scope == "" {
+		from = `customer_tree t JOIN ` + l.table + ` q ON q.customer_id = t.descendant_id WHERE ` +
+			strings.Join(append(append([]string{"t.ancestor_id = $1"}, render(w, l.treeConds)...), conds...), " AND ")
+	}
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+from+` LIMIT `+
+		w.placeholder(paging.ExactTotalBound+1)+`) s`, w.args...).Scan(&n)
+	if err != nil {
+		return 0, false, translate(err, "count "+l.what)
+	}
+	if n <= paging.ExactTotalBound {
+		return n, false, nil
+	}
+	w = l.start()
+	sample := w.placeholder(estimateSample)
+	var sampled int
+	var sampleOldest, newest sql.NullInt64
+	err = q.QueryRowContext(ctx, `SELECT COUNT(*), MIN(s.created_at), MAX(s.created_at) FROM (`+
+		l.keys(w, nil, sample, sample, "")+`) s`, w.args...).Scan(&sampled, &sampleOldest, &newest)
+	if err != nil {
+		return 0, false, translate(err, "count "+l.what)
+	}
+	w = l.start()
+	times := strings.Join(append([]string{""}, l.timeConds(w)...), " AND ")
+	query := `SELECT MIN(q.created_at) FROM ` + l.table + ` q WHERE q.` + l.scope + ` = $1` + times
+	if l.scope == "" {
+		query = `SELECT MIN((SELECT q.created_at FROM ` + l.table + ` q WHERE q.customer_id = t.descendant_id` + times +
+			` ORDER BY q.created_at, q.id LIMIT 1)) FROM customer_tree t WHERE ` +
+			strings.Join(append([]string{"t.ancestor_id = $1"}, render(w, l.treeConds)...), " AND ")
+	}
+	var oldest sql.NullInt64
+	if err := q.QueryRowContext(ctx, query, w.args...).Scan(&oldest); err != nil {
+		return 0, false, translate(err, "count "+l.what)
+	}
+	// The sample's matches are sampled-1 gaps over its span: extrapolated
+	// gaps, plus the first match (a small sample would otherwise count one
+	// gap too many in each sampled-1).
+	return max(n, 1+estimateTotal(sampled-1, oldest.Int64, sampleOldest.Int64, newest.Int64)), true, nil
+}
+
+// readPage reads one page of l: page and limit as the request gives them,
+// or the page after position after (keyset; page is then only the number
+// the cursor carried). The count and the page come from one snapshot (tx,
+// or a read transaction). pos is an item's place in the order.
+func readPage[T any](ctx context.Context, s *Store, tx *sql.Tx, l keysetList, page, limit int, after *paging.Position,
+	scan func(interface{ Scan(...any) error }) (T, error), pos func(T) paging.Position) (paging.Page[T], error) {
+	if limit < 1 { // the services apply the default; a page of none has no last item to continue after
+		return paging.Page[T]{}, fmt.Errorf("list %s: limit %d is below 1", l.what, limit)
+	}
+	l.dialect = s.dialect
+	out := paging.Page[T]{Items: []T{}}
+	read := func(q querier) error {
+		if !l.uncounted {
+			var err error
+			if out.Total, out.Estimated, err = l.count(ctx, q); err != nil {
+				return err
+			}
+		}
+		offset := 0
+		if after == nil {
+			offset = max(page-1, 0) * limit
+			if !l.uncounted && !out.Estimated && out.Total <= offset {
+				return nil
+			}
+		}
+		w := l.start()
+		per := "" // the merged scan's bound per customer (PostgreSQL refuses an unused parameter)
+		if l.scope == "" {
+			per = w.placeholder(offset + limit + 1) // one more: does a page follow?
+		}
+		lim, off := w.placeholder(limit+1), w.placeholder(offset)
+		from, qual := l.table, l.table
+		if l.alias != "" {
+			from, qual = l.table+" "+l.alias, l.alias
+		}
+		dir := l.dir()
+		// The page's keys drive (CROSS JOIN keeps them the outer loop on
+		// SQLite), each row read by primary key; the keys' columns are
+		// renamed so that unqualified columns stay the table's.
+		rows, err := q.QueryContext(ctx, fmt.Sprintf(`SELECT %s FROM (SELECT s.id AS key_id, s.created_at AS key_at FROM (%s) s) k
+			CROSS JOIN %s WHERE %s.id = k.key_id ORDER BY k.key_at %s, k.key_id %s`,
+			l.columns, l.keys(w, after, per, lim, off), from, qual, dir, dir), w.args...)
+		if err != nil {
+			return translate(err, "list "+l.what)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			it, err := scan(rows)
+			if err != nil {
+				return translate(err, "list "+l.what)
+			}
+			out.Items = append(out.Items, it)
+		}
+		if err := rows.Err(); err != nil {
+			return translate(err, "list "+l.what)
+		}
+		if len(out.Items) > limit {
+			out.Items = out.Items[:limit]
+			p := pos(out.Items[limit-1])
+			out.Next = &p
+		}
+		return nil
+	}
+	if tx != nil {
+		return out, read(tx)
+	}
+	return out, s.readTx(ctx, func(tx *sql.Tx) error { return read(tx) })
+}

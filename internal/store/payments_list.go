@@ -1,0 +1,171 @@
+package store
+
+// The lists of payments: one page read from the index in order, and its
+// total (docs/decisions.md, "Lists read the newest rows from the index in
+// order" and "total-items is exact up to 1,000 matches").
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/bankrail/bankrail/internal/payment"
+)
+
+// List is ListPage without the refund amounts and the position after the
+// page.
+func (r payments) List(ctx context.Context, viewerCustomerID string, f payment.ListFilter) ([]payment.Payment, int, error) {
+	page, err := r.ListPage(ctx, viewerCustomerID, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]payment.Payment, len(page.Items))
+	for i, it := range page.Items {
+		out[i] = it.Payment
+	}
+	return out, page.Total, nil
+}
+
+// ListPage returns one page of the payments visible to viewerCustomerID,
+// newest first with the id as tie-breaker, each with its refunded total and
+// its Connect account's available balance, and the number of matches
+// (payment.ExactTotalBound). Everything comes from one snapshot. The page's
+// keys are read from the (customer_id, created_at DESC, id DESC) index in
+// order (newestFirst), then its rows by primary key.
+func (r payments) ListPage(ctx context.Context, viewerCustomerID string, f payment.ListFilter) (payment.Page, error) {
+	var page payment.Page
+	list := func(q querier) error {
+		var err error
+		if page.Total, page.Estimated, err = r.countList(ctx, q, viewerCustomerID, f); err != nil {
+			return err
+		}
+		offset := 0
+		if f.After == nil {
+			offset = f.Offset()
+			if !page.Estimated && page.Total <= offset {
+				return nil
+			}
+		}
+		w, keys := r.listKeys(viewerCustomerID, f, true)
+		keys.perCustomer = w.placeholder(offset + f.Limit + 1) // one more: is there a next page?
+		keys.limit, keys.offset = w.placeholder(f.Limit+1), w.placeholder(offset)
+		rows, err := q.QueryContext(ctx, `SELECT `+viewColumns+`, `+refundAmounts+`
+			FROM (`+keys.sql()+`) s JOIN payments p ON p.id = s.id
+			ORDER BY p.created_at DESC, p.id DESC`, w.args...)
+		if err != nil {
+			return translate(err, "list payments")
+		}
+		defer rows.Close()
+		page.Items = make([]payment.ListItem, 0, f.Limit+1)
+		for rows.Next() {
+			var it payment.ListItem
+			if it.Payment, err = scanPaymentView(rows, &it.Refunded, &it.Available); err != nil {
+				return translate(err, "list payments")
+			}
+			page.Items = append(page.Items, it)
+		}
+		if err := rows.Err(); err != nil {
+			return translate(err, "list payments")
+		}
+		if len(page.Items) > f.Limit {
+			page.Items = page.Items[:f.Limit]
+			last := page.Items[f.Limit-1]
+			page.Next = &payment.Position{CreatedAt: last.CreatedAt, ID: last.ID}
+		}
+		return nil
+	}
+	if r.tx != nil {
+		return page, list(r.tx)
+	}
+	err := r.s.readTx(ctx, func(tx *sql.Tx) error { return list(tx) })
+	return page, err
+}
+
+// listKeys builds the conditions of a list of the viewer's payments
+// filtered by f (the position f.After too when keyset is set) into the
+// keys of newestFirst; the viewer is $1 of w.
+func (r payments) listKeys(viewer string, f payment.ListFilter, keyset bool) (*where, newestFirst) {
+	w := &where{args: []any{viewer}}
+	n := newestFirst{dialect: r.s.dialect, table: "payments", orderIndex: "payments_customer_created"}
+	if f.CustomerID != "" {
+		n.treeConds = append(n.treeConds, "t.descendant_id = "+w.placeholder(f.CustomerID))
+	}
+	cond := func(format string, v any) { n.rowConds = append(n.rowConds, fmt.Sprintf(format, w.placeholder(v))) }
+	if f.Status != "" {
+		cond("q.status = %s", string(f.Status))
+	}
+	if f.Currency != "" {
+		cond("q.currency = %s", f.Currency)
+	}
+	if f.InternalReference != "" {
+		cond("q.internal_reference = %s", f.InternalReference)
+		n.orderIndex = "" // its own index finds the few matches, which are then sorted
+	}
+	if f.PaymentReference != "" {
+		cond("q.payment_reference = %s", f.PaymentReference)
+		n.orderIndex = ""
+	}
+	if !f.CreatedFrom.IsZero() {
+		cond("q.created_at >= %s", micros(f.CreatedFrom))
+	}
+	if !f.CreatedTo.IsZero() {
+		cond("q.created_at <= %s", micros(f.CreatedTo))
+	}
+	if keyset && f.After != nil {
+		at, id := w.placeholder(micros(f.After.CreatedAt)), w.placeholder(f.After.ID)
+		n.rowConds = append(n.rowConds, fmt.Sprintf("q.created_at <= %s AND (q.created_at < %s OR q.id < %s)", at, at, id))
+	}
+	return w, n
+}
+
+// countList counts the matches of f up to payment.ExactTotalBound+1, from
+// the index in order like a page. Past the bound it estimates: the newest
+// bound+1 matches span some time; the matches are taken to be as dense over
+// the whole time from the oldest payment of the customers (in the createdAt
+// range) to the newest match. That reads the bound's index entries and one
+// more per customer, at any size.
+func (r payments) countList(ctx context.Context, q querier, viewer string, f payment.ListFilter) (int, bool, error) {
+	w, keys := r.listKeys(viewer, f, false)
+	bound := w.placeholder(payment.ExactTotalBound + 1)
+	keys.perCustomer, keys.limit = bound, bound
+	var n int
+	var sampleOldest, newest sql.NullInt64
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*), MIN(s.created_at), MAX(s.created_at) FROM (`+keys.sql()+`) s`, w.args...).
+		Scan(&n, &sampleOldest, &newest)
+	if err != nil {
+		return 0, false, translate(err, "count payments")
+	}
+	if n <= payment.ExactTotalBound {
+		return n, false, nil
+	}
+	span := &where{args: []any{viewer}}
+	var conds, tree []string
+	if f.CustomerID != "" {
+		tree = append(tree, " AND t.descendant_id = "+span.placeholder(f.CustomerID))
+	}
+	if !f.CreatedFrom.IsZero() {
+		conds = append(conds, " AND q.created_at >= "+span.placeholder(micros(f.CreatedFrom)))
+	}
+	if !f.CreatedTo.IsZero() {
+		conds = append(conds, " AND q.created_at <= "+span.placeholder(micros(f.CreatedTo)))
+	}
+	var oldest sql.NullInt64
+	err = q.QueryRowContext(ctx, `SELECT MIN((SELECT q.created_at FROM payments q WHERE q.customer_id = t.descendant_id`+
+		strings.Join(conds, "")+` ORDER BY q.created_at, q.id LIMIT 1)) FROM customer_tree t WHERE t.ancestor_id = $1`+
+		strings.Join(tree, ""), span.args...).Scan(&oldest)
+	if err != nil {
+		return 0, false, translate(err, "count payments")
+	}
+	return estimateTotal(n, oldest.Int64, sampleOldest.Int64, newest.Int64), true, nil
+}
+
+// estimateTotal extrapolates n matches found between sampleOldest and
+// newest to the time from oldest on; never below n.
+func estimateTotal(n int, oldest, sampleOldest, newest int64) int {
+	if newest <= sampleOldest || oldest >= sampleOldest {
+		return n
+	}
+	return max(n, int(math.Round(float64(n)*float64(newest-oldest)/float64(newest-sampleOldest))))
+}

@@ -1,0 +1,367 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/sandbox"
+)
+
+var _ sandbox.Store = (*Store)(nil)
+
+// keptTables are never dumped nor replaced: the migrations' bookkeeping,
+// the token signing keys (tokens of seed users keep working across a reset,
+// and every instance caches them) and the baseline itself.
+var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline"}
+
+// tableInfo describes one table of the schema.
+type tableInfo struct {
+	name    string
+	columns []string
+	parents []string    // tables it references (itself excluded)
+	self    [][2]string // its references to itself: (column, referenced column)
+}
+
+// Engine names the database engine.
+func (s *Store) Engine() string { return string(s.dialect) }
+
+// SchemaVersion is the database's migration version.
+func (s *Store) SchemaVersion(ctx context.Context) (int64, error) {
+	var v int64
+	err := s.read.QueryRowContext(ctx, `SELECT COALESCE(MAX(version_id), 0) FROM goose_db_version`).Scan(&v)
+	return v, translate(err, "schema version")
+}
+
+// schemaTables lists the tables of the schema, but the kept ones, parents
+// before children.
+func (s *Store) schemaTables(ctx context.Context, q querier) ([]tableInfo, error) {
+	var namesSQL, columnsSQL, refsSQL string
+	if s.dialect == Postgres {
+		namesSQL = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+		columnsSQL = `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1
+			ORDER BY ordinal_position`
+		refsSQL = `SELECT rf.relname, a1.attname, a2.attname FROM pg_constraint c
+			JOIN pg_class cl ON cl.oid = c.conrelid JOIN pg_class rf ON rf.oid = c.confrelid
+			JOIN pg_namespace n ON n.oid = cl.relnamespace
+			CROSS JOIN LATERAL unnest(c.conkey, c.confkey) AS k(f, t)
+			JOIN pg_attribute a1 ON a1.attrelid = c.conrelid AND a1.attnum = k.f
+			JOIN pg_attribute a2 ON a2.attrelid = c.confrelid AND a2.attnum = k.t
+			WHERE c.contype = 'f' AND n.nspname = current_schema() AND cl.relname = $1`
+	} else {
+		namesSQL = `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
+		columnsSQL = `SELECT name FROM pragma_table_info($1) ORDER BY cid`
+		refsSQL = `SELECT "table", "from", COALESCE("to", 'id') FROM pragma_foreign_key_list($1)`
+	}
+	names, err := queryStrings(ctx, q, namesSQL)
+	if err != nil {
+		return nil, translate(err, "list tables")
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return slices.Contains(keptTables, n) })
+	slices.Sort(names)
+	byName := map[string]*tableInfo{}
+	for _, n := range names {
+		t := &tableInfo{name: n}
+		if t.columns, err = queryStrings(ctx, q, columnsSQL, n); err != nil {
+			return nil, translate(err, "columns of "+n)
+		}
+		rows, err := q.QueryContext(ctx, refsSQL, n)
+		if err != nil {
+			return nil, translate(err, "references of "+n)
+		}
+		for rows.Next() {
+			var parent, from, to string
+			if err := rows.Scan(&parent, &from, &to); err != nil {
+				rows.Close()
+				return nil, translate(err, "references of "+n)
+			}
+			if parent == n {
+				t.self = append(t.self, [2]string{from, to})
+			} else if !slices.Contains(t.parents, parent) {
+				t.parents = append(t.parents, parent)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, translate(err, "references of "+n)
+		}
+		byName[n] = t
+	}
+	// Parents first (depth-first, names sorted, so the order is stable).
+	var order []tableInfo
+	state := map[string]int{}
+	var visit func(n string) error
+	visit = func(n string) error {
+		t, ok := byName[n]
+		switch {
+		case !ok || state[n] == 2:
+			return nil // a kept table, or placed already
+		case state[n] == 1:
+			return fmt.Errorf("tables reference each other in a cycle through %s", n)
+		}
+		state[n] = 1
+		for _, p := range t.parents {
+			if err := visit(p); err != nil {
+				return err
+			}
+		}
+		state[n] = 2
+		order = append(order, *t)
+		return nil
+	}
+	for _, n := range names {
+		if err := visit(n); err != nil {
+			return nil, err
+		}
+	}
+	return order, nil
+}
+
+// queryStrings reads one text column.
+func queryStrings(ctx context.Context, q querier, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// quote quotes an identifier read from the catalog.
+func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
+
+// DumpTables writes every table but the kept ones, parents first, in one
+// read transaction (one snapshot of the database).
+func (s *Store) DumpTables(ctx context.Context, w sandbox.TableWriter) error {
+	return s.readTx(ctx, func(tx *sql.Tx) error {
+		tables, err := s.schemaTables(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, t := range tables {
+			if err := w.Table(t.name, t.columns); err != nil {
+				return err
+			}
+			cols := make([]string, len(t.columns))
+			for i, c := range t.columns {
+				cols[i] = quote(c)
+			}
+			rows, err := tx.QueryContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+quote(t.name)+` ORDER BY 1`)
+			if err != nil {
+				return translate(err, "read table "+t.name)
+			}
+			for rows.Next() {
+				vals := make([]any, len(cols))
+				ptrs := make([]any, len(cols))
+				for i := range vals {
+					ptrs[i] = &vals[i]
+				}
+				if err := rows.Scan(ptrs...); err != nil {
+					rows.Close()
+					return translate(err, "read table "+t.name)
+				}
+				if err := w.Row(vals); err != nil {
+					rows.Close()
+					return err
+				}
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return translate(err, "read table "+t.name)
+			}
+		}
+		return nil
+	})
+}
+
+// ReplaceTables empties every table but the kept ones and writes tables
+// instead, in one transaction: parents before children, and within a table
+// that references itself (customers) each row after the row it names.
+//
+// On PostgreSQL, TRUNCATE locks the tables one by one while the instance's
+// workers keep running; a worker holding one of them and waiting for another
+// makes a deadlock that PostgreSQL may settle by aborting this transaction.
+// Nothing of it has then happened, so it is tried again, a few times.
+func (s *Store) ReplaceTables(ctx context.Context, tables []sandbox.Table) (int64, error) {
+	for attempt := 1; ; attempt++ {
+		n, err := s.replaceTables(ctx, tables)
+		if err == nil || !isDeadlock(err) || attempt == 5 {
+			return n, err
+		}
+	}
+}
+
+// replaceTables is one attempt of ReplaceTables.
+func (s *Store) replaceTables(ctx context.Context, tables []sandbox.Table) (int64, error) {
+	var written int64
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		schema, err := s.schemaTables(ctx, tx)
+		if err != nil {
+			return err
+		}
+		byName := map[string]tableInfo{}
+		for _, t := range schema {
+			byName[t.name] = t
+		}
+		given := map[string]sandbox.Table{}
+		for _, t := range tables {
+			info, ok := byName[t.Name]
+			if !ok {
+				return notInSchema("table %s is not in this database", t.Name)
+			}
+			for _, c := range t.Columns {
+				if !slices.Contains(info.columns, c) {
+					return notInSchema("table %s has no column %s in this database", t.Name, c)
+				}
+			}
+			given[t.Name] = t
+		}
+		if err := s.emptyTables(ctx, tx, schema); err != nil {
+			return err
+		}
+		for _, info := range schema {
+			t, ok := given[info.name]
+			if !ok || len(t.Rows) == 0 {
+				continue
+			}
+			n, err := insertRows(ctx, tx, t, selfOrder(t, info.self))
+			if err != nil {
+				return err
+			}
+			written += n
+		}
+		s.wakeAfterCommit(tx)
+		return nil
+	})
+	return written, err
+}
+
+// notInSchema is the refusal of a file whose tables do not fit the database.
+func notInSchema(format string, args ...any) error {
+	var v errs.Validation
+	v.Add(errs.InvalidValue, "tables", "The snapshot does not fit this database: "+format+".", args...)
+	return v.Err()
+}
+
+// emptyTables deletes every row of tables, children first.
+func (s *Store) emptyTables(ctx context.Context, tx *sql.Tx, tables []tableInfo) error {
+	if s.dialect == Postgres {
+		names := make([]string, len(tables))
+		for i, t := range tables {
+			names[i] = quote(t.name)
+		}
+		_, err := tx.ExecContext(ctx, `TRUNCATE `+strings.Join(names, ", "))
+		return translate(err, "empty tables")
+	}
+	if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
+		return translate(err, "defer foreign keys")
+	}
+	for _, t := range slices.Backward(tables) {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM `+quote(t.name)); err != nil {
+			return translate(err, "empty table "+t.name)
+		}
+	}
+	return nil
+}
+
+// selfOrder orders the rows of t so that a row naming another row of t
+// (a customer's parent) comes after it.
+func selfOrder(t sandbox.Table, self [][2]string) [][]any {
+	if len(self) == 0 {
+		return t.Rows
+	}
+	col := func(name string) int { return slices.Index(t.Columns, name) }
+	type ref struct{ from, to int }
+	var refs []ref
+	for _, r := range self {
+		if f, to := col(r[0]), col(r[1]); f >= 0 && to >= 0 {
+			refs = append(refs, ref{f, to})
+		}
+	}
+	key := func(v any) string { return fmt.Sprintf("%T:%v", v, v) }
+	index := map[string]int{} // referenced value -> row (per referenced column)
+	for i, row := range t.Rows {
+		for _, r := range refs {
+			index[fmt.Sprint(r.to)+"|"+key(row[r.to])] = i
+		}
+	}
+	done := make([]bool, len(t.Rows))
+	out := make([][]any, 0, len(t.Rows))
+	var place func(i int, depth int)
+	place = func(i, depth int) {
+		if done[i] || depth > len(t.Rows) {
+			return
+		}
+		done[i] = true
+		for _, r := range refs {
+			if v := t.Rows[i][r.from]; v != nil {
+				if j, ok := index[fmt.Sprint(r.to)+"|"+key(v)]; ok && j != i {
+					place(j, depth+1)
+				}
+			}
+		}
+		out = append(out, t.Rows[i])
+	}
+	for i := range t.Rows {
+		place(i, 0)
+	}
+	return out
+}
+
+// insertRows writes rows into t's columns, many rows per statement.
+func insertRows(ctx context.Context, tx *sql.Tx, t sandbox.Table, rows [][]any) (int64, error) {
+	cols := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		cols[i] = quote(c)
+	}
+	per := max(1, 30000/len(cols)) // under both engines' bound on parameters
+	var n int64
+	for chunk := range slices.Chunk(rows, per) {
+		args := make([]any, 0, len(chunk)*len(cols))
+		values := make([]string, len(chunk))
+		for i, row := range chunk {
+			ph := make([]string, len(row))
+			for j, v := range row {
+				args = append(args, v)
+				ph[j] = fmt.Sprintf("$%d", len(args))
+			}
+			values[i] = "(" + strings.Join(ph, ", ") + ")"
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO `+quote(t.Name)+` (`+strings.Join(cols, ", ")+`) VALUES `+
+			strings.Join(values, ", "), args...); err != nil {
+			return n, fmt.Errorf("write table %s: %w", t.Name, err)
+		}
+		n += int64(len(chunk))
+	}
+	return n, nil
+}
+
+// Baseline returns the stored baseline file.
+func (s *Store) Baseline(ctx context.Context) ([]byte, bool, error) {
+	var data string
+	err := s.read.QueryRowContext(ctx, `SELECT data FROM sandbox_baseline WHERE id = 1`).Scan(&data)
+	if err == sql.ErrNoRows {
+		return nil, false, nil
+	}
+	return []byte(data), err == nil, translate(err, "sandbox baseline")
+}
+
+// SaveBaseline stores the baseline unless one exists (two instances
+// starting at once on a new database keep the first).
+func (s *Store) SaveBaseline(ctx context.Context, schemaVersion int64, data []byte, at time.Time) error {
+	_, err := s.write.ExecContext(ctx, `INSERT INTO sandbox_baseline (id, schema_version, taken_at, data) VALUES (1, $1, $2, $3)
+		ON CONFLICT (id) DO NOTHING`, schemaVersion, micros(at), string(data))
+	return translate(err, "sandbox baseline")
+}
