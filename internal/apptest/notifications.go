@@ -120,10 +120,12 @@ func (e *Env) SetNotificationURL(t testing.TB, l Login, url string) {
 	}
 }
 
-// Eventually polls cond (at most 10 s of wall time) until it holds.
+// Eventually polls cond until it holds, for at most 30 s of wall time: a
+// deadline for a loaded machine (CI runs every package at once under -race),
+// not a timing; a condition that holds returns at once.
 func Eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
