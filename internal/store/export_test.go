@@ -45,3 +45,14 @@ func (s *Store) JobState(ctx context.Context, id string) (state string, attempt 
 	err = s.read.QueryRowContext(ctx, `SELECT state, attempt, run_at FROM jobs WHERE id = $1`, id).Scan(&state, &attempt, &at)
 	return state, attempt, fromMicros(at), err
 }
+
+// DatabaseBytes is the size of the SQLite database as its connections see
+// it (page_count x page_size, the WAL's frames included).
+func (s *Store) DatabaseBytes(ctx context.Context) (int64, error) {
+	var pages, size int64
+	if err := s.read.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+		return 0, err
+	}
+	err := s.read.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size)
+	return pages * size, err
+}

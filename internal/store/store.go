@@ -50,6 +50,7 @@ type Store struct {
 	queued      atomic.Pointer[func()] // told when committed notifications are due (see notifications.go)
 	warm        atomic.Bool            // hotWrites are prepared (stmt.go)
 	jobsQueued  atomic.Pointer[func()] // told when committed jobs were enqueued (see jobs.go)
+	ckpt        *checkpointer          // SQLite: WAL checkpoints off the commit path (checkpoint.go)
 }
 
 // Open connects to the database described by opts. It does not migrate.
@@ -79,8 +80,10 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 	// WAL lets readers run beside the writer; synchronous(NORMAL) is durable
 	// across a process crash (the WAL is fsynced at checkpoints).
 	dsn := "file:" + opts.SQLitePath + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
-		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_time_format=sqlite"
-	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_time_format=sqlite"
+	// temp_store(MEMORY) keeps the journals of the savepoints of group
+	// commit in memory; the writer leaves checkpoints to the checkpointer.
+	write, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=wal_autocheckpoint(0)")
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
@@ -97,6 +100,10 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 	read.SetMaxIdleConns(8)
 	s := &Store{dialect: SQLite, write: write, read: read, log: log}
 	if err := s.Ping(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", opts.SQLitePath, err)
+	}
+	if s.ckpt, err = startCheckpointer(dsn, log); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open sqlite %s: %w", opts.SQLitePath, err)
 	}
@@ -117,7 +124,8 @@ func (s *Store) Ping(ctx context.Context) error {
 // Close closes every connection.
 func (s *Store) Close() error {
 	s.closeStatements()
-	err := s.write.Close()
+	err := s.ckpt.close()
+	err = errors.Join(err, s.write.Close())
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
 	}
@@ -149,6 +157,7 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	s.ckpt.committed()
 	if hook != nil {
 		for _, fn := range hook.(map[string]func()) {
 			fn()

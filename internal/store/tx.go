@@ -275,6 +275,7 @@ func (s *Store) commitGroup(batch []*unit) {
 	} else if err := tx.Commit(); err != nil {
 		alone = append(kept, alone...) // nothing committed
 	} else {
+		s.ckpt.committed()
 		for _, u := range kept {
 			for _, fn := range u.hooks {
 				fn()
