@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
@@ -19,17 +20,20 @@ import (
 )
 
 // startUsage explains the start subcommand.
-const startUsage = `bankrail-bench start --bankrail PATH [--runs 3] [--signins 32] [--write FILE]
+const startUsage = `bankrail-bench start --bankrail PATH [--runs 3] [--signins 32] [--load 5s] [--write FILE]
     runs a fresh sandbox (bankrail serve on an empty SQLite database in a temporary directory,
     loopback) --runs times and measures, from /proc: the time from exec to the first healthy
-    /healthz, its resident memory after 2 s idle, and its peak resident memory (VmHWM) after
+    /healthz, its resident memory after 2 s idle, its peak resident memory (VmHWM) after
     --signins concurrent password sign-ins (client secret and password: two argon2id
-    verifications each). Build the binary first: go build -o /tmp/bankrail ./cmd/bankrail.`
+    verifications each), and its peak after load: 32 connections creating payments for --load,
+    then reading them for --load (0 skips it). The server runs in its own process, so its memory
+    is its own. Build the binary first: go build -o /tmp/bankrail ./cmd/bankrail.`
 
 type startOptions struct {
 	bankrail string
 	runs     int
 	signins  int
+	load     time.Duration
 	write    string
 	args     []string
 }
@@ -37,8 +41,10 @@ type startOptions struct {
 // startRun is what one fresh start measured.
 type startRun struct {
 	ready             time.Duration
-	idleRSS, peakRSS  int64 // kB
-	peakBeforeSignins int64 // kB
+	idleRSS, peakRSS  int64   // kB
+	peakBeforeSignins int64   // kB
+	peakAfterLoad     int64   // kB; 0 without --load
+	created, read     float64 // req/s of the load
 }
 
 func runStart(args []string) error {
@@ -48,12 +54,13 @@ func runStart(args []string) error {
 	fs.StringVar(&o.bankrail, "bankrail", "", "the bankrail binary to start")
 	fs.IntVar(&o.runs, "runs", 3, "fresh starts")
 	fs.IntVar(&o.signins, "signins", 32, "concurrent sign-ins")
+	fs.DurationVar(&o.load, "load", 5*time.Second, "how long to create, then read, payments over 32 connections after the sign-ins (0: no load)")
 	fs.StringVar(&o.write, "write", "", "update the start section of this Markdown file (docs/performance.md)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if o.bankrail == "" || o.runs < 1 || o.runs > 20 || o.signins < 1 || o.signins > 256 {
-		return errors.New("--bankrail is required; --runs 1-20, --signins 1-256")
+	if o.bankrail == "" || o.runs < 1 || o.runs > 20 || o.signins < 1 || o.signins > 256 || o.load < 0 || o.load > 10*time.Minute {
+		return errors.New("--bankrail is required; --runs 1-20, --signins 1-256, --load 0-10m")
 	}
 	var runs []startRun
 	for i := range o.runs {
@@ -61,8 +68,12 @@ func runStart(args []string) error {
 		if err != nil {
 			return fmt.Errorf("run %d: %w", i+1, err)
 		}
-		fmt.Printf("run %d: healthy after %s, idle RSS %.1f MB, peak RSS %.1f MB before and %.1f MB after %d concurrent sign-ins\n",
+		fmt.Printf("run %d: healthy after %s, idle RSS %.1f MB, peak RSS %.1f MB before and %.1f MB after %d concurrent sign-ins",
 			i+1, r.ready.Round(time.Millisecond), mb(r.idleRSS), mb(r.peakBeforeSignins), mb(r.peakRSS), o.signins)
+		if o.load > 0 {
+			fmt.Printf(", %.1f MB after load (%.0f creates/s, %.0f reads/s)", mb(r.peakAfterLoad), r.created, r.read)
+		}
+		fmt.Println()
 		runs = append(runs, r)
 	}
 	if o.write == "" {
@@ -72,9 +83,14 @@ func runStart(args []string) error {
 	fmt.Fprintf(&b, "### Start and memory (last run of `bankrail-bench start`)\n\n")
 	fmt.Fprintf(&b, "- Command: `%s`\n", commandLine(append([]string{"start"}, o.args...)))
 	fmt.Fprintf(&b, "- Date: %s\n- Machine: %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"), machine())
-	fmt.Fprintf(&b, "| run | exec to healthy /healthz | RSS after 2 s idle | peak RSS before sign-ins | peak RSS after %d concurrent sign-ins |\n|---:|---:|---:|---:|---:|\n", o.signins)
+	fmt.Fprintf(&b, "| run | exec to healthy /healthz | RSS after 2 s idle | peak RSS before sign-ins | peak RSS after %d concurrent sign-ins | peak RSS after load (%s creating, %s reading, 32 connections) |\n|---:|---:|---:|---:|---:|---:|\n",
+		o.signins, o.load, o.load)
 	for i, r := range runs {
-		fmt.Fprintf(&b, "| %d | %s | %.1f MB | %.1f MB | %.1f MB |\n", i+1, r.ready.Round(time.Millisecond), mb(r.idleRSS), mb(r.peakBeforeSignins), mb(r.peakRSS))
+		load := "not run"
+		if o.load > 0 {
+			load = fmt.Sprintf("%.1f MB (%.0f creates/s, %.0f reads/s)", mb(r.peakAfterLoad), r.created, r.read)
+		}
+		fmt.Fprintf(&b, "| %d | %s | %.1f MB | %.1f MB | %.1f MB | %s |\n", i+1, r.ready.Round(time.Millisecond), mb(r.idleRSS), mb(r.peakBeforeSignins), mb(r.peakRSS), load)
 	}
 	return updateSection(o.write, "start", b.String())
 }
@@ -148,8 +164,39 @@ func startOnce(o startOptions) (startRun, error) {
 	if err := errors.Join(errs...); err != nil {
 		return r, err
 	}
-	r.peakRSS, err = procStatus(pid, "VmHWM")
+	if r.peakRSS, err = procStatus(pid, "VmHWM"); err != nil || o.load == 0 {
+		return r, err
+	}
+	if r.created, r.read, err = loadChild(addr, o.load); err != nil {
+		return r, err
+	}
+	r.peakAfterLoad, err = procStatus(pid, "VmHWM")
 	return r, err
+}
+
+// loadChild creates payments on the server at addr over 32 connections for
+// dur, then reads them for dur; it returns both rates.
+func loadChild(addr string, dur time.Duration) (created, read float64, err error) {
+	b := newBench(options{clients: 1}, "http://"+addr, "")
+	if err := b.login(); err != nil {
+		return 0, 0, err
+	}
+	d := &driver{o: loadOptions{connections: 32}, app: addr, token: b.token, body: b.body, level: new(slog.LevelVar)}
+	for _, name := range []string{"create", "read"} {
+		m, err := d.run(d.phase(name), dur)
+		if err == nil && m.errors > 0 {
+			err = fmt.Errorf("%s: %d requests failed", name, m.errors)
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		if name == "create" {
+			created = m.rps
+		} else {
+			read = m.rps
+		}
+	}
+	return created, read, nil
 }
 
 // procStatus reads a kB field of /proc/pid/status.

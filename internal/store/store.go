@@ -91,7 +91,12 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 	write.SetMaxIdleConns(1)
 	write.SetConnMaxIdleTime(0)
 	write.SetConnMaxLifetime(0)
-	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	// Eight readers (report generation holds one per report, up to the job
+	// worker's four at once), each with a page cache of 1 MiB (SQLite's
+	// default is 2 MiB): the caches were most of the memory under load, and
+	// the operating system's page cache serves what they miss
+	// (docs/performance.md, peak RSS under load).
+	read, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)&_pragma=cache_size(-1024)")
 	if err != nil {
 		write.Close()
 		return nil, fmt.Errorf("open sqlite: %w", err)
