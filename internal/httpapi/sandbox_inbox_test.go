@@ -10,6 +10,47 @@ import (
 	"github.com/bankrail/bankrail/notification"
 )
 
+// A notification signed with the previous secret only (signed just before
+// a rotation, delivered after it) is genuine in the inbox while the
+// rotation's overlap lasts, as for a receiver that keeps both secrets, and
+// not after it; one signed with the new secret always is.
+func TestSandboxInboxAcceptsThePreviousSecretDuringTheOverlap(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		token := env.Token(t, apptest.Merchant)
+		old := apptest.NotificationSecrets[apptest.Merchant.ClientID]
+		var rot struct {
+			NotificationSecret string `json:"notificationSecret"`
+		}
+		env.Do(t, apptest.Request{Method: "POST", Path: "/notification-secret/rotate", Token: token, Header: v1,
+			Body: map[string]any{"overlapSeconds": 60}}).JSON(t, &rot)
+		if rot.NotificationSecret == "" || rot.NotificationSecret == old {
+			t.Fatalf("rotation answered %+v", rot)
+		}
+		post := func(secret string) *apptest.Response {
+			body := `{"payment":"pay-rotated","status":"PENDING"}`
+			timed := "20260601090000"
+			return env.Do(t, apptest.Request{Method: "POST", Path: inbox.Path(apptest.Merchant.ClientID), Body: body,
+				Header: map[string]string{"X-Service-Timed": timed, "User-Agent": "Service/" + notification.Version,
+					"X-Service-Signed": notification.Sign(secret, []byte(body), timed, notification.Version)}})
+		}
+		for _, secret := range []string{old, rot.NotificationSecret} {
+			if resp := post(secret); resp.Status != http.StatusNoContent {
+				t.Fatalf("during the overlap, signed with the %s secret: %d %s", map[bool]string{true: "previous", false: "new"}[secret == old], resp.Status, resp.Body)
+			}
+		}
+		advanceTenant(t, env, token, 60)
+		post(old).Error(t, http.StatusBadRequest, "BAD_REQUEST")
+		if resp := post(rot.NotificationSecret); resp.Status != http.StatusNoContent {
+			t.Fatalf("after the overlap, signed with the new secret: %d %s", resp.Status, resp.Body)
+		}
+		items, _ := listInbox(t, env, env.Token(t, apptest.Merchant), "")
+		if len(items) != 4 || !items[0].SignatureValid || items[1].SignatureValid || !items[2].SignatureValid || !items[3].SignatureValid {
+			t.Fatalf("inbox verdicts %+v", items)
+		}
+	})
+}
+
 // inboxEntry is GET /sandbox/inbox's view of a received notification.
 type inboxEntry struct {
 	ID             string            `json:"id"`

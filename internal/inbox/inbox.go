@@ -17,6 +17,7 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/notification"
 )
 
@@ -70,9 +71,11 @@ type Repos interface {
 // Transactor runs fn in one unit of work.
 type Transactor func(ctx context.Context, fn func(Repos) error) error
 
-// Applications finds the application an inbox belongs to.
+// Applications finds the application an inbox belongs to, and its
+// notification secret's rotation.
 type Applications interface {
 	GetApplicationByClientID(ctx context.Context, clientID string) (identity.Application, error)
+	NotificationChaos(ctx context.Context, clientID string) (notify.Chaos, notify.Rotation, error)
 }
 
 // Service receives and lists inbox entries.
@@ -94,9 +97,12 @@ func Path(clientID string) string { return "/sandbox/inbox/" + clientID }
 
 // Receive keeps a notification posted to the inbox of clientID, valid or
 // not, and returns the entry. The signature is checked with the public
-// receiver package and the application's notification secret (no
-// freshness check: the sandbox clock may have been advanced). An unknown
-// clientID is errs.NotFound and nothing is kept.
+// receiver package and the application's notification secret, and during a
+// rotation's overlap the previous one too, as a receiver that keeps both
+// does: a notification signed just before a rotation and delivered after
+// it carries the previous secret's signature only. There is no freshness
+// check: the sandbox clock may have been advanced. An unknown clientID is
+// errs.NotFound and nothing is kept.
 func (s *Service) Receive(ctx context.Context, clientID string, h http.Header, body []byte) (Entry, error) {
 	app, err := s.apps.GetApplicationByClientID(ctx, clientID)
 	if errs.Is(err, errs.NotFound) {
@@ -112,7 +118,15 @@ func (s *Service) Receive(ctx context.Context, clientID string, h http.Header, b
 	e := Entry{ID: uuid.Must(uuid.NewV7()).String(), CustomerID: app.CustomerID, ApplicationID: app.ID, ClientID: app.ClientID,
 		NotificationID: h.Get(notification.HeaderNotificationID), Type: h.Get(notification.HeaderType),
 		ReceivedAt: received, Headers: kept(h), Body: body, SignatureValid: true}
-	if err := notification.Verify(app.NotificationSecret, h, body); err != nil {
+	v := notification.Verifier{Secret: app.NotificationSecret}
+	_, rotation, err := s.apps.NotificationChaos(ctx, clientID)
+	if err != nil {
+		return Entry{}, err
+	}
+	if rotation.Active(received) {
+		v.PreviousSecret = rotation.PreviousSecret
+	}
+	if err := v.Verify(h, body); err != nil {
 		e.SignatureValid, e.Error = false, err.Error()
 	}
 	err = s.inTx(ctx, func(r Repos) error {
