@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -34,6 +35,7 @@ type checkpointer struct {
 	dirty atomic.Bool // set by each commit of the writer
 	stop  chan struct{}
 	done  chan struct{}
+	once  sync.Once // close
 }
 
 // startCheckpointer opens the checkpointing connection on dsn and starts
@@ -89,12 +91,16 @@ func (c *checkpointer) checkpoint() error {
 }
 
 // close stops the loop and closes the connection (SQLite checkpoints
-// what is left when the last connection closes).
+// what is left when the last connection closes); later calls do nothing.
 func (c *checkpointer) close() error {
 	if c == nil {
 		return nil
 	}
-	close(c.stop)
-	<-c.done
-	return c.db.Close()
+	var err error
+	c.once.Do(func() {
+		close(c.stop)
+		<-c.done
+		err = c.db.Close()
+	})
+	return err
 }
