@@ -89,7 +89,7 @@ func (s *Service) Create(ctx context.Context, in Input, render func(Order) ([]by
 		if err != nil {
 			return idempotency.Result{}, err
 		}
-		o := Order{ID: ledger.NewID(), AccountID: acct.ID, CustomerID: acct.CustomerID, Status: Processing,
+		o := Order{ID: ids.New(), AccountID: acct.ID, CustomerID: acct.CustomerID, Status: Processing,
 			Requested: int(in.Count), Scenario: in.Scenario, CreatedAt: now, UpdatedAt: now}
 		if err := r.Aliases().CreateOrder(ctx, o); err != nil {
 			return idempotency.Result{}, err
@@ -238,7 +238,7 @@ func (s *Service) batch(ctx context.Context, r Repos, o Order, acct ledger.Accou
 		pending = again
 	}
 	for i := range out {
-		out[i] = Alias{ID: ledger.NewID(), AccountID: o.AccountID, CustomerID: o.CustomerID, OrderID: o.ID, Seq: o.Completed + i,
+		out[i] = Alias{ID: ids.New(), AccountID: o.AccountID, CustomerID: o.CustomerID, OrderID: o.ID, Seq: o.Completed + i,
 			IBAN: out[i].IBAN, Active: true, CreatedAt: now, UpdatedAt: now}
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
@@ -91,7 +92,7 @@ func Confirm(ctx context.Context, r Repos, ch Channel, p Payment, at time.Time) 
 	p.Status, p.ConfirmedAt, p.UpdatedAt = Completed, p.DetectedAt.Add(ConfirmAfter), at
 	p.Credited, p.Rate = &Credit{Amount: minor, Currency: ch.Currency}, &rate
 	if minor > 0 {
-		p.TransactionID = ledger.NewID()
+		p.TransactionID = ids.New()
 	}
 	if err := r.ChannelPayments().Complete(ctx, p); err != nil {
 		return Payment{}, err
@@ -113,7 +114,7 @@ func Confirm(ctx context.Context, r Repos, ch Channel, p Payment, at time.Time) 
 func credit(ctx context.Context, r Repos, ch Channel, p Payment, minor int64, at time.Time) error {
 	acct, err := r.Ledger().ConnectAccount(ctx, ch.CustomerID, ch.Currency)
 	if errs.Is(err, errs.NotFound) {
-		id := ledger.NewID()
+		id := ids.New()
 		iban := ledger.GenerateIBAN(id, ch.Currency)
 		acct = ledger.Account{ID: id, CustomerID: ch.CustomerID, Type: ledger.Connected, Status: ledger.AccountActive,
 			Currency: ch.Currency, IBAN: iban, Country: iso.IBANCountry(iban), CreatedAt: at}
@@ -130,7 +131,7 @@ func credit(ctx context.Context, r Repos, ch Channel, p Payment, minor int64, at
 		Operation: ledger.Incoming, Status: ledger.TxCompleted, Amount: m, Reference: p.ID,
 		Counterparty: ledger.Counterparty{Name: string(ch.Token) + " " + string(ch.Network) + " deposit"},
 		CreatedAt:    at, UpdatedAt: at}
-	e, err := ledger.Open(tx, ledger.NewID())
+	e, err := ledger.Open(tx, ids.New())
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/paging"
 )
 
@@ -102,11 +102,8 @@ func (s *Service) Create(ctx context.Context, c Creator, in CreateInput) (Channe
 	if err != nil {
 		return Channel{}, err
 	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return Channel{}, fmt.Errorf("channel id: %w", err)
-	}
-	ch := Channel{ID: id.String(), CustomerID: c.CustomerID, ClientID: c.ClientID, Token: Token(in.Token),
+	id := ids.New()
+	ch := Channel{ID: id, CustomerID: c.CustomerID, ClientID: c.ClientID, Token: Token(in.Token),
 		Network: Network(in.Network), Currency: in.Currency, Status: Active, EndUserReference: in.EndUserReference, CreatedAt: now}
 	ch.Address = Address(ch.Network, ch.ID)
 	err = s.inTx(ctx, func(r Repos) error { return r.Channels().Create(ctx, ch) })
@@ -194,11 +191,8 @@ func (s *Service) Deposit(ctx context.Context, viewerCustomerID, channelID strin
 	if err != nil {
 		return Payment{}, err
 	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return Payment{}, fmt.Errorf("channel payment id: %w", err)
-	}
-	p := Payment{ID: id.String(), ChannelID: ch.ID, CustomerID: ch.CustomerID, Status: Processing,
+	id := ids.New()
+	p := Payment{ID: id, ChannelID: ch.ID, CustomerID: ch.CustomerID, Status: Processing,
 		EndUserReference: ch.EndUserReference, Hash: in.Hash, Paid: amount, Token: ch.Token,
 		DetectedAt: now, CreatedAt: now, UpdatedAt: now}
 	if p.Hash == "" {

@@ -16,6 +16,7 @@ import (
 	"github.com/bankrail/bankrail/internal/dbtest"
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
 	"github.com/bankrail/bankrail/internal/payout"
@@ -58,9 +59,9 @@ func TestDecisionPerformerFromTheToken(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		funds := ledger.Transaction{ID: ledger.NewID(), AccountID: acct.ID, CustomerID: shop, Type: ledger.TypeManualCredit,
+		funds := ledger.Transaction{ID: ids.New(), AccountID: acct.ID, CustomerID: shop, Type: ledger.TypeManualCredit,
 			Operation: ledger.Incoming, Status: ledger.TxCompleted, Amount: money.Must(money.New(10_000, "EUR")), CreatedAt: at, UpdatedAt: at}
-		e, err := ledger.Open(funds, ledger.NewID())
+		e, err := ledger.Open(funds, ids.New())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,3 +23,17 @@ func TestIsUUID(t *testing.T) {
 		}
 	}
 }
+
+func TestNewIsATimeOrderedUUID(t *testing.T) {
+	prev := ""
+	for i := range 1000 {
+		id := New()
+		if !IsUUID(id) || id[14] != '7' {
+			t.Fatalf("New() = %q, want a uuid v7", id)
+		}
+		if id <= prev {
+			t.Fatalf("id %d, %q, sorts before or with the one before it, %q", i, id, prev)
+		}
+		prev = id
+	}
+}

@@ -12,11 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/notification"
 )
@@ -115,7 +114,7 @@ func (s *Service) Receive(ctx context.Context, clientID string, h http.Header, b
 	if err != nil {
 		return Entry{}, err
 	}
-	e := Entry{ID: uuid.Must(uuid.NewV7()).String(), CustomerID: app.CustomerID, ApplicationID: app.ID, ClientID: app.ClientID,
+	e := Entry{ID: ids.New(), CustomerID: app.CustomerID, ApplicationID: app.ID, ClientID: app.ClientID,
 		NotificationID: h.Get(notification.HeaderNotificationID), Type: h.Get(notification.HeaderType),
 		ReceivedAt: received, Headers: kept(h), Body: body, SignatureValid: true}
 	v := notification.Verifier{Secret: app.NotificationSecret}

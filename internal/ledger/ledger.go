@@ -10,8 +10,6 @@ package ledger
 import (
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/money"
 )
 
@@ -123,14 +121,3 @@ func (b Balance) Add(d Balance) Balance {
 
 // Negative reports whether any part of b is below zero.
 func (b Balance) Negative() bool { return b.Available < 0 || b.Pending < 0 || b.Held < 0 }
-
-// NewID is the id of a new transaction or entry: a uuid v7, ordered by
-// time (and within one process by creation), so that transactions of the
-// same instant list in the order they were made.
-func NewID() string {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return uuid.NewString() // the random source failed for v7's clock part: any unique id will do
-	}
-	return id.String()
-}

@@ -3,13 +3,11 @@ package mandate
 import (
 	"context"
 	"crypto/subtle"
-	"fmt"
 	"strings"
 	"time"
 
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ids"
-	"github.com/google/uuid"
 )
 
 // Amend asks the payer to change the terms of a mandate of viewerCustomerID
@@ -30,10 +28,7 @@ func (s *Service) Amend(ctx context.Context, viewerCustomerID, mandateID string,
 	} else if !errs.Is(err, errs.NotFound) {
 		return Amendment{}, err
 	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return Amendment{}, fmt.Errorf("amendment id: %w", err)
-	}
+	id := ids.New()
 	token, err := newToken()
 	if err != nil {
 		return Amendment{}, err
@@ -54,7 +49,7 @@ func (s *Service) Amend(ctx context.Context, viewerCustomerID, mandateID string,
 		if err != nil {
 			return Mandate{}, err
 		}
-		out = Amendment{ID: id.String(), MandateID: m.ID, CustomerID: m.CustomerID, Track: TrackBilateral,
+		out = Amendment{ID: id, MandateID: m.ID, CustomerID: m.CustomerID, Track: TrackBilateral,
 			Initiator: InitiatorCustomer, Status: AwaitingApproval, Changes: changes, Token: token, CreatedAt: now, UpdatedAt: now}
 		if err := r.Amendments().Create(ctx, out); err != nil {
 			return Mandate{}, err

@@ -13,7 +13,6 @@ import (
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/paging"
-	"github.com/google/uuid"
 )
 
 // Config are the settings of the mandate service.
@@ -63,11 +62,8 @@ func (s *Service) Create(ctx context.Context, c Creator, in CreateInput) (Mandat
 	if err != nil {
 		return Mandate{}, err
 	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return Mandate{}, fmt.Errorf("mandate id: %w", err)
-	}
-	m.ID, m.CustomerID, m.ClientID, m.UserID, m.Version = id.String(), c.CustomerID, c.ClientID, c.UserID, 1
+	id := ids.New()
+	m.ID, m.CustomerID, m.ClientID, m.UserID, m.Version = id, c.CustomerID, c.ClientID, c.UserID, 1
 	if m.Token, err = newToken(); err != nil {
 		return Mandate{}, err
 	}

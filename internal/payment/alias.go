@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
 )
@@ -54,17 +55,17 @@ func bounceBack(ctx context.Context, r Repos, acct ledger.Account, in PayinInput
 	if err != nil {
 		return PayinOutcome{}, err
 	}
-	t := ledger.Transaction{ID: ledger.NewID(), AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeManualCredit,
+	t := ledger.Transaction{ID: ids.New(), AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeManualCredit,
 		Operation: ledger.Incoming, Status: ledger.TxCompleted, Amount: amount, ExternalID: in.ExternalPaymentID,
 		Reference: in.PaymentReference, Counterparty: f.Sender, CreatedAt: now, UpdatedAt: now}
-	e, err := ledger.Open(t, ledger.NewID())
+	e, err := ledger.Open(t, ids.New())
 	if err != nil {
 		return PayinOutcome{}, err
 	}
 	if err := r.Ledger().Record(ctx, t, e); err != nil {
 		return PayinOutcome{}, err
 	}
-	back, be, err := ledger.Reverse(t, ledger.NewID(), ledger.NewID(), now)
+	back, be, err := ledger.Reverse(t, ids.New(), ids.New(), now)
 	if err != nil {
 		return PayinOutcome{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
@@ -120,10 +121,10 @@ func (l *Lifecycle) receive(c *Change, p *Payment, f Funds, at time.Time) error 
 	if err != nil {
 		return err
 	}
-	t := ledger.Transaction{ID: ledger.NewID(), AccountID: p.ConnectAccountID, CustomerID: p.CustomerID,
+	t := ledger.Transaction{ID: ids.New(), AccountID: p.ConnectAccountID, CustomerID: p.CustomerID,
 		Type: ledger.TypeGatewayPayment, Operation: ledger.Incoming, Status: ledger.TxCompleted, Amount: amount,
 		PaymentID: p.ID, ExternalID: f.ExternalID, Reference: f.Reference, Counterparty: f.Sender, CreatedAt: at, UpdatedAt: at}
-	e, err := ledger.Open(t, ledger.NewID())
+	e, err := ledger.Open(t, ids.New())
 	if err != nil {
 		return err
 	}

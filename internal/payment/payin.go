@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
@@ -119,10 +120,10 @@ func (s *Service) payinOnce(ctx context.Context, in PayinInput) (PayinOutcome, e
 		if err != nil {
 			return err
 		}
-		t := ledger.Transaction{ID: ledger.NewID(), AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeManualCredit,
+		t := ledger.Transaction{ID: ids.New(), AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeManualCredit,
 			Operation: ledger.Incoming, Status: ledger.TxCompleted, Amount: amount, ExternalID: in.ExternalPaymentID,
 			Reference: in.PaymentReference, Counterparty: funds.Sender, CreatedAt: now, UpdatedAt: now}
-		e, err := ledger.Open(t, ledger.NewID())
+		e, err := ledger.Open(t, ids.New())
 		if err != nil {
 			return err
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/namematch"
 )
 
@@ -187,7 +188,7 @@ func (s *Service) newPayment(ctx context.Context, in CreateInput) (Payment, erro
 		ref = "BR" + randomCode(10)
 	}
 	p := Payment{
-		ID: uuid.NewString(), CustomerID: in.Creator.CustomerID, ClientID: in.Creator.ClientID, UserID: in.Creator.UserID,
+		ID: ids.New(), CustomerID: in.Creator.CustomerID, ClientID: in.Creator.ClientID, UserID: in.Creator.UserID,
 		Channel: in.Channel, Request: in.Request, Status: StatusNew,
 		History:         []StatusUpdate{{Status: StatusNew, CreatedAt: now}},
 		UniqueReference: ref, ShortCode: randomCode(10), CheckoutToken: randomCode(32),

@@ -119,13 +119,13 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Payout, Verifi
 	if err != nil {
 		return Payout{}, Verification{}, err
 	}
-	p := Payout{ID: ledger.NewID(), AccountID: acct.ID, CustomerID: acct.CustomerID, ClientID: in.ClientID, Type: in.Type,
+	p := Payout{ID: ids.New(), AccountID: acct.ID, CustomerID: acct.CustomerID, ClientID: in.ClientID, Type: in.Type,
 		Amount: in.Amount, Currency: acct.Currency, PaymentReference: in.PaymentReference, InternalReference: in.InternalReference,
 		Beneficiary: in.Beneficiary, Status: Created, Outcome: outcomeOf(in.Amount, in.Scenario), CreatedAt: now, UpdatedAt: now}
 	tx := ledger.Transaction{ID: p.ID, AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypePayout,
 		Operation: ledger.Outgoing, Status: ledger.TxProcessing, Amount: m, Reference: in.PaymentReference,
 		Counterparty: ledger.Counterparty{Name: in.Beneficiary.Name, IBAN: in.Beneficiary.IBAN}, CreatedAt: now, UpdatedAt: now}
-	e, err := ledger.Open(tx, ledger.NewID())
+	e, err := ledger.Open(tx, ids.New())
 	if err != nil {
 		return Payout{}, Verification{}, err
 	}
@@ -173,7 +173,7 @@ func (s *Service) settle(ctx context.Context, r Repos, p Payout, from, to Status
 	if err != nil {
 		return err
 	}
-	moved, e, err := ledger.Settle(tx, ledger.TxStatus(to), ledger.NewID(), now)
+	moved, e, err := ledger.Settle(tx, ledger.TxStatus(to), ids.New(), now)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
 	"github.com/bankrail/bankrail/internal/notify"
@@ -190,20 +191,17 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error)
 	if err != nil {
 		return Refund{}, err
 	}
-	id, err := uuid.NewV7() // time-ordered: refunds of one instant list in the order they were made
-	if err != nil {
-		return Refund{}, err
-	}
-	f := Refund{ID: id.String(), PaymentID: p.ID, AccountID: acct.ID, CustomerID: p.CustomerID, ClientID: p.ClientID,
+	id := ids.New() // time-ordered: refunds of one instant list in the order they were made
+	f := Refund{ID: id, PaymentID: p.ID, AccountID: acct.ID, CustomerID: p.CustomerID, ClientID: p.ClientID,
 		NotificationURL: p.Request.NotificationURL(), Amount: amount, Currency: acct.Currency,
-		ExternalReference: in.ExternalReference, Status: Pending, TransactionID: ledger.NewID(), CreatedAt: now, UpdatedAt: now}
+		ExternalReference: in.ExternalReference, Status: Pending, TransactionID: ids.New(), CreatedAt: now, UpdatedAt: now}
 	tx := ledger.Transaction{ID: f.TransactionID, AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeRefund,
 		Operation: ledger.Outgoing, Status: ledger.TxProcessing, Amount: m, PaymentID: p.ID, Reference: in.ExternalReference,
 		CreatedAt: now, UpdatedAt: now}
 	if p.Sender != nil {
 		tx.Counterparty = ledger.Counterparty{Name: p.Sender.Name, IBAN: p.Sender.IBAN}
 	}
-	e, err := ledger.Open(tx, ledger.NewID())
+	e, err := ledger.Open(tx, ids.New())
 	if err != nil {
 		return Refund{}, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/job"
 	"github.com/bankrail/bankrail/internal/ledger"
 )
@@ -151,7 +152,7 @@ func (s *Service) settle(ctx context.Context, r Repos, f Refund, tx ledger.Trans
 	if err != nil {
 		return err
 	}
-	moved, e, err := ledger.Settle(tx, txTo, ledger.NewID(), now)
+	moved, e, err := ledger.Settle(tx, txTo, ids.New(), now)
 	if err != nil {
 		return errs.Wrap(errs.Conflict, err, "The refund's transaction is no longer PROCESSING.")
 	}

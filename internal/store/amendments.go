@@ -129,7 +129,7 @@ func (r amendments) End(ctx context.Context, a mandate.Amendment, eventType stri
 // (a base time) on their customer's clock, which adds the offset of the
 // tenant's sandbox clock.
 func (r amendments) DueToAbandon(ctx context.Context, cutoff time.Time, limit int) ([]string, error) {
-	return ids(ctx, r.q, "amendments due to be abandoned", `SELECT id FROM mandate_amendments
+	return queryIDs(ctx, r.q, "amendments due to be abandoned", `SELECT id FROM mandate_amendments
 		WHERE status = 'AWAITING_APPROVAL' AND created_at <= $3
 			AND created_at <= CAST($1 AS BIGINT) + `+tenantOffsetSQL("mandate_amendments.customer_id")+`
 		ORDER BY created_at, id LIMIT $2`, micros(cutoff), limit, micros(cutoff)+maxOffsetMicros)

@@ -4,12 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/audit"
+	"github.com/bankrail/bankrail/internal/ids"
 )
 
 // writeAudit writes the pending audit entry of ctx's request, if one waits,
@@ -56,12 +54,9 @@ const insertAuditSQL = `
 // insertAudit writes one entry. A user's entry without a customer is put
 // in the log of the user's customer.
 func insertAudit(ctx context.Context, q querier, e audit.Entry) error {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return fmt.Errorf("audit entry id: %w", err)
-	}
-	_, err = q.ExecContext(ctx, insertAuditSQL,
-		id.String(), micros(e.OccurredAt), e.CustomerID, e.ActorType, e.ActorID, e.Action, e.ResourceType, e.ResourceID,
+	id := ids.New()
+	_, err := q.ExecContext(ctx, insertAuditSQL,
+		id, micros(e.OccurredAt), e.CustomerID, e.ActorType, e.ActorID, e.Action, e.ResourceType, e.ResourceID,
 		e.RequestID, e.IP)
 	return translate(err, "audit entry "+e.Action)
 }

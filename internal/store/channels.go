@@ -173,7 +173,7 @@ func (r channelPayments) List(ctx context.Context, channelID string, page, limit
 // DueToConfirm returns ids of PROCESSING deposits detected at or before
 // cutoff on their customer's clock (cutoff plus the tenant's offset).
 func (r channelPayments) DueToConfirm(ctx context.Context, cutoff time.Time, limit int) ([]string, error) {
-	return ids(ctx, r.q, "channel payments due to confirm", `SELECT id FROM channel_payments
+	return queryIDs(ctx, r.q, "channel payments due to confirm", `SELECT id FROM channel_payments
 		WHERE status = 'PROCESSING' AND detected_at <= $3
 			AND detected_at <= CAST($1 AS BIGINT) + `+tenantOffsetSQL("channel_payments.customer_id")+`
 		ORDER BY detected_at, id LIMIT $2`, micros(cutoff), limit, micros(cutoff)+maxOffsetMicros)

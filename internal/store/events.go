@@ -6,9 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/event"
+	"github.com/bankrail/bankrail/internal/ids"
 )
 
 // events is the event log over a querier (a transaction to write, the read
@@ -21,11 +20,8 @@ var _ event.Log = events{}
 func (e events) Append(ctx context.Context, evs ...event.Event) error {
 	for _, ev := range evs {
 		if ev.ID == "" {
-			id, err := uuid.NewV7()
-			if err != nil {
-				return fmt.Errorf("event id: %w", err)
-			}
-			ev.ID = id.String()
+			id := ids.New()
+			ev.ID = id
 		}
 		if err := insertEvent(ctx, e.q, ev); err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/job"
 )
 
@@ -46,11 +47,8 @@ func (q jobs) Enqueue(ctx context.Context, js ...job.Job) error {
 			return fmt.Errorf("job: kind and RunAt are required")
 		}
 		if j.ID == "" {
-			id, err := uuid.NewV7()
-			if err != nil {
-				return fmt.Errorf("job id: %w", err)
-			}
-			j.ID = id.String()
+			id := ids.New()
+			j.ID = id
 		}
 		if j.MaxAttempts <= 0 {
 			j.MaxAttempts = job.DefaultMaxAttempts

@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/paging"
 )
@@ -153,14 +152,14 @@ func (r mandates) List(ctx context.Context, viewerCustomerID string, f mandate.L
 // their customer's clock: now (the base time) plus the offset of the
 // tenant's sandbox clock.
 func (r mandates) DueToExpire(ctx context.Context, now time.Time, limit int) ([]string, error) {
-	return ids(ctx, r.q, "mandates due to expire", `SELECT id FROM mandates
+	return queryIDs(ctx, r.q, "mandates due to expire", `SELECT id FROM mandates
 		WHERE valid_to IS NOT NULL AND status IN ('REQUESTED', 'ACTIVE', 'SUSPENDED') AND valid_to <= $3
 			AND valid_to <= CAST($1 AS BIGINT) + `+tenantOffsetSQL("mandates.customer_id")+`
 		ORDER BY valid_to, id LIMIT $2`, micros(now), limit, micros(now)+maxOffsetMicros)
 }
 
-// ids runs a query of ids.
-func ids(ctx context.Context, q querier, what, query string, args ...any) ([]string, error) {
+// queryIDs runs a query of ids.
+func queryIDs(ctx context.Context, q querier, what, query string, args ...any) ([]string, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, translate(err, what)
@@ -180,13 +179,10 @@ func ids(ctx context.Context, q querier, what, query string, args ...any) ([]str
 // appendNextEvent records the next event of a subject (seq one past its
 // last) in the event log.
 func appendNextEvent(ctx context.Context, q querier, customerID, subjectType, subjectID, typ, status string, at time.Time) error {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return fmt.Errorf("event id: %w", err)
-	}
-	_, err = q.ExecContext(ctx, `
+	id := ids.New()
+	_, err := q.ExecContext(ctx, `
 		INSERT INTO events (id, customer_id, subject_type, subject_id, seq, type, status, occurred_at)
 		VALUES ($1, $2, $3, $4, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE subject_type = $3 AND subject_id = $4), $5, $6, $7)`,
-		id.String(), customerID, subjectType, subjectID, typ, status, micros(at))
+		id, customerID, subjectType, subjectID, typ, status, micros(at))
 	return translate(err, "event of "+subjectType+" "+subjectID)
 }

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/pressly/goose/v3"
 
 	"github.com/bankrail/bankrail/internal/event"
+	"github.com/bankrail/bankrail/internal/ids"
 )
 
 // The event log (version 5) is a Go migration because it moves each
@@ -90,7 +90,7 @@ func eventsUp(ctx context.Context, tx *sql.Tx, d Dialect) error {
 			if i == 0 {
 				continue // NEW_PAYMENT at creation is the payment row itself
 			}
-			if err := insertEvent(ctx, tx, event.Event{ID: uuid.Must(uuid.NewV7()).String(), CustomerID: r.customer,
+			if err := insertEvent(ctx, tx, event.Event{ID: ids.New(), CustomerID: r.customer,
 				SubjectType: event.SubjectPayment, SubjectID: r.id, Seq: i + 1, Type: event.PaymentStatusChanged,
 				Status: u.Status, OccurredAt: u.CreatedAt}); err != nil {
 				return err

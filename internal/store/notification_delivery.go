@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/notify"
 )
 
@@ -258,7 +259,7 @@ func insertAttempts(ctx context.Context, tx *sql.Tx, attempts []notify.Attempt) 
 			return fmt.Errorf("encode attempt headers: %w", err)
 		}
 		if a.ID == "" {
-			a.ID = uuid.Must(uuid.NewV7()).String()
+			a.ID = ids.New()
 		}
 		success := 0
 		if a.Success {

@@ -3,13 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/notify"
 )
 
@@ -36,7 +34,7 @@ func (s *Store) wakeAfterCommit(tx *sql.Tx) {
 // the caller (they are: both change the payment's row); if they are not,
 // one fails with CONFLICT instead of being misordered.
 func (s *Store) enqueue(ctx context.Context, tx *sql.Tx, now time.Time, msgs ...notify.Message) ([]string, error) {
-	ids := make([]string, 0, len(msgs))
+	made := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		if err := m.Validate(); err != nil {
 			return nil, err
@@ -47,27 +45,24 @@ func (s *Store) enqueue(ctx context.Context, tx *sql.Tx, now time.Time, msgs ...
 				return nil, translate(err, "application "+m.ClientID+" of a notification")
 			}
 		}
-		id, err := uuid.NewV7()
-		if err != nil {
-			return nil, fmt.Errorf("notification id: %w", err)
-		}
+		id := ids.New()
 		key := m.PaymentID
 		if key == "" {
-			key = id.String()
+			key = id
 		}
-		_, err = tx.ExecContext(ctx, `
+		_, err := tx.ExecContext(ctx, `
 			INSERT INTO notifications (id, customer_id, application_id, payment_id, ordering_key, seq, type, url, body,
 				status, next_attempt_at, created_at)
 			VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(MAX(seq), 0) + 1 FROM notifications WHERE ordering_key = $5),
 				$6, $7, $8, 'PENDING', $9, $9)`,
-			id.String(), m.CustomerID, appID, m.PaymentID, key, m.Type, m.URL, string(m.Body), micros(now))
+			id, m.CustomerID, appID, m.PaymentID, key, m.Type, m.URL, string(m.Body), micros(now))
 		if err != nil {
 			return nil, translate(err, "notification")
 		}
-		ids = append(ids, id.String())
+		made = append(made, id)
 	}
 	s.wakeAfterCommit(tx)
-	return ids, nil
+	return made, nil
 }
 
 // EnqueueNotifications writes msgs in a transaction of their own, for a

@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/event"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/payment"
 )
 
@@ -91,11 +90,8 @@ const insertPayment = `
 func (r payments) appendHistory(ctx context.Context, p payment.Payment, from int) error {
 	for i := from; i < len(p.History); i++ {
 		u := p.History[i]
-		id, err := uuid.NewV7()
-		if err != nil {
-			return fmt.Errorf("event id: %w", err)
-		}
-		_, err = r.s.txExec(ctx, r.tx, insertEventSQL, id.String(), p.CustomerID, event.SubjectPayment, p.ID, i+1,
+		id := ids.New()
+		_, err := r.s.txExec(ctx, r.tx, insertEventSQL, id, p.CustomerID, event.SubjectPayment, p.ID, i+1,
 			event.PaymentStatusChanged, string(u.Status), micros(u.CreatedAt))
 		if err := translate(err, "status history of payment "+p.ID); err != nil {
 			return err

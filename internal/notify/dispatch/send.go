@@ -11,8 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/netguard"
 	"github.com/bankrail/bankrail/internal/notify"
 )
@@ -49,7 +48,7 @@ func (d *Dispatcher) attempt(ctx context.Context, c notify.Claim) (notify.Attemp
 		previous = c.Rotation.PreviousSecret
 	}
 	req := notify.BuildRotatingRequest(c.Notification, target, c.Secret, previous, start)
-	a := notify.Attempt{ID: uuid.Must(uuid.NewV7()).String(), NotificationID: c.ID, Number: c.Attempts, At: start,
+	a := notify.Attempt{ID: ids.New(), NotificationID: c.ID, Number: c.Attempts, At: start,
 		URL: target, RequestHeaders: req.Headers, RequestBody: req.Body}
 	if target == "" {
 		a.Error, a.NoURL = notify.NoURLError, true

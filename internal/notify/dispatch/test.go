@@ -3,9 +3,8 @@ package dispatch
 import (
 	"context"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/notification"
 )
@@ -24,12 +23,9 @@ func (d *Dispatcher) SendTest(ctx context.Context, customerID, clientID string) 
 		return notify.Notification{}, nil, errs.E(errs.Conflict,
 			"Application %s has no notification URL; set one before sending a test notification.", clientID)
 	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return notify.Notification{}, nil, err
-	}
+	id := ids.New()
 	now := d.now(ctx, customerID)
-	n := notify.Notification{ID: id.String(), CustomerID: customerID, ApplicationID: app.ID, ClientID: clientID,
+	n := notify.Notification{ID: id, CustomerID: customerID, ApplicationID: app.ID, ClientID: clientID,
 		Type: notification.TypeTest, Body: []byte(`{}`), Attempts: 1, NextAttemptAt: now, CreatedAt: now}
 	c := notify.Claim{Notification: n, AppURL: app.NotificationURL, Secret: app.NotificationSecret, ClaimedAt: now}
 	a, _ := d.attempt(context.WithoutCancel(ctx), c)
