@@ -56,3 +56,41 @@ func (s *Store) DatabaseBytes(ctx context.Context) (int64, error) {
 	err := s.read.QueryRowContext(ctx, "PRAGMA page_size").Scan(&size)
 	return pages * size, err
 }
+
+// HoldGroupWorkers occupies every group-commit worker with a unit of work
+// that waits for release, so that the units started meanwhile queue and
+// then run as one group; it returns once every worker holds.
+func (s *Store) HoldGroupWorkers(ctx context.Context) (release func()) {
+	hold := make(chan struct{})
+	n := s.groupWorkers()
+	running := make(chan struct{}, n)
+	done := make(chan struct{}, n)
+	for range n { // one at a time: a worker free when a unit queues takes it into its own group
+		go func() {
+			_ = s.InTx(ctx, func(*Tx) error { running <- struct{}{}; <-hold; return nil })
+			done <- struct{}{}
+		}()
+		<-running
+	}
+	return func() {
+		close(hold)
+		for range n {
+			<-done
+		}
+	}
+}
+
+// QueuedUnits is how many units of work wait for a group-commit worker.
+func (s *Store) QueuedUnits() int {
+	g := s.groupCommit()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.queue)
+}
+
+// GroupPasses counts the groups run without savepoints between their
+// units and those run with them.
+func (s *Store) GroupPasses() (together, withSavepoints int64) {
+	g := s.groupCommit()
+	return g.together.Load(), g.withSavepoints.Load()
+}

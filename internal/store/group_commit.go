@@ -1,0 +1,290 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"weak"
+)
+
+// Group commit. Units of work (InTx) queue; a worker takes every unit
+// queued, up to maxGroup, and runs them in one transaction, then commits
+// once: on SQLite, whose one writer serialises transactions anyway, the
+// pages the units share are written to the WAL once per group instead of
+// once per unit, and BEGIN and COMMIT are paid once; on PostgreSQL, one
+// commit (WAL flush) serves the group. A unit waits only while the group
+// before it commits: alone, it runs at once.
+//
+// Outcomes stay per unit. A group first runs its units one after another
+// with nothing between them (runTogether): most units succeed, and a
+// savepoint around each cost two statements per unit (on PostgreSQL two
+// round trips, a third of a payment's creation). When one fails, that
+// pass is rolled back, nothing of it committed, and the group runs again
+// with each unit between SAVEPOINT and RELEASE (runWithSavepoints): a unit
+// whose work fails is rolled back to its savepoint and gets its error; the
+// others go on. After a failure the next carefulGroups groups start with
+// savepoints at once, so that a run of failing units (conflicts, refused
+// moves) does not make every group run twice. When the transaction itself
+// breaks (a savepoint or the commit fails, say a lost connection), nothing
+// of it committed, and every unit not yet answered runs again alone, in a
+// transaction of its own, as does a unit that lost a deadlock to another
+// transaction (PostgreSQL). A unit's work may therefore run more than once;
+// only the run that commits counts (what it asked to run once committed,
+// onCommit, runs once, after that commit).
+
+// unit is one unit of work waiting for, or in, a group.
+type unit struct {
+	ctx   context.Context
+	work  func(*sql.Tx) error // fn and the audit entry
+	hooks map[string]func()   // what it asked to run once committed
+	err   error
+	done  chan struct{} // closed once err is its outcome
+}
+
+func (u *unit) finish(err error) {
+	u.err = err
+	close(u.done)
+}
+
+func (u *unit) finished() bool {
+	select {
+	case <-u.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// groupCommit is a Store's queue of units and its workers.
+type groupCommit struct {
+	mu      sync.Mutex
+	queue   []*unit
+	workers int
+	// careful counts the groups still to run with savepoints from the
+	// start, after a unit failed in a group run without them.
+	careful atomic.Int32
+	// together and withSavepoints count the passes of each kind (tests).
+	together, withSavepoints atomic.Int64
+}
+
+// Limits of group commit.
+const (
+	maxGroup = 64 // units in one transaction
+	// pgGroupWorkers is how many groups run at once on PostgreSQL (SQLite
+	// has one writer: one). More overlap the round trips of one group with
+	// another's commit; each group still needs only one commit.
+	pgGroupWorkers = 4
+	// carefulGroups is how many groups run with savepoints from the start
+	// after a unit failed in a group run without them.
+	carefulGroups = 32
+)
+
+// groups holds each Store's groupCommit (a Store's fields are store.go's;
+// the entry goes with the Store).
+var groups sync.Map // weak.Pointer[Store] -> *groupCommit
+
+func (s *Store) groupCommit() *groupCommit {
+	key := weak.Make(s)
+	if g, ok := groups.Load(key); ok {
+		return g.(*groupCommit)
+	}
+	g, loaded := groups.LoadOrStore(key, &groupCommit{})
+	if !loaded {
+		runtime.AddCleanup(s, func(k weak.Pointer[Store]) { groups.Delete(k) }, key)
+	}
+	return g.(*groupCommit)
+}
+
+// grouped queues u and returns its outcome. With a worker slot free, the
+// caller works itself (no hand-over when nothing else waits) until its own
+// unit is done, then leaves what is still queued to a new worker.
+func (s *Store) grouped(u *unit) error {
+	g := s.groupCommit()
+	limit := s.groupWorkers()
+	g.mu.Lock()
+	g.queue = append(g.queue, u)
+	work := g.workers < limit
+	if work {
+		g.workers++
+	}
+	g.mu.Unlock()
+	if work {
+		g.work(s, u)
+	}
+	<-u.done
+	return u.err
+}
+
+// groupWorkers is how many groups may run at once.
+func (s *Store) groupWorkers() int {
+	if s.dialect == Postgres {
+		return pgGroupWorkers
+	}
+	return 1
+}
+
+// work runs groups while units are queued; with own set, only until own is
+// done (the slot then goes to a new goroutine if units wait).
+func (g *groupCommit) work(s *Store, own *unit) {
+	for {
+		g.mu.Lock()
+		if len(g.queue) == 0 {
+			g.workers--
+			g.mu.Unlock()
+			return
+		}
+		if own != nil && own.finished() {
+			g.mu.Unlock()
+			go g.work(s, nil)
+			return
+		}
+		n := min(len(g.queue), maxGroup)
+		batch := slices.Clone(g.queue[:n])
+		clear(g.queue[:n])
+		g.queue = g.queue[n:]
+		g.mu.Unlock()
+		s.commitGroup(g, batch)
+	}
+}
+
+// commitGroup runs batch in one transaction and answers every unit.
+func (s *Store) commitGroup(g *groupCommit, batch []*unit) {
+	if len(batch) == 1 { // no savepoint needed
+		u := batch[0]
+		u.finish(s.inTx(u.ctx, u.work))
+		return
+	}
+	if g.careful.Load() > 0 {
+		g.careful.Add(-1)
+		g.withSavepoints.Add(1)
+		s.runWithSavepoints(batch)
+		return
+	}
+	g.together.Add(1)
+	if rest := s.runTogether(batch); rest != nil {
+		g.careful.Store(carefulGroups)
+		g.withSavepoints.Add(1)
+		s.runWithSavepoints(rest)
+	}
+}
+
+// runTogether runs batch in one transaction with nothing between its
+// units. It returns nil once every unit is answered; when a unit fails it
+// rolls everything back and returns the units still to answer (all but
+// those whose context ended before their turn), for runWithSavepoints.
+func (s *Store) runTogether(batch []*unit) []*unit {
+	tx := s.beginGroup(batch)
+	if tx == nil {
+		return nil
+	}
+	var ran []*unit
+	for i, u := range batch {
+		if err := u.ctx.Err(); err != nil {
+			u.finish(err)
+			continue
+		}
+		u.hooks = map[string]func(){}
+		s.afterCommit.Store(tx, u.hooks) // onCommit adds to this unit's hooks
+		if err := u.work(tx); err != nil {
+			s.afterCommit.Delete(tx)
+			_ = tx.Rollback()
+			return append(ran, batch[i:]...)
+		}
+		ran = append(ran, u)
+	}
+	s.afterCommit.Delete(tx)
+	for _, u := range s.commitUnits(tx, ran) {
+		u.finish(s.inTx(u.ctx, u.work))
+	}
+	return nil
+}
+
+// runWithSavepoints runs batch in one transaction, each unit between
+// SAVEPOINT and RELEASE, and answers every unit.
+func (s *Store) runWithSavepoints(batch []*unit) {
+	ctx := context.Background() // the group's; each unit's statements use its own context
+	tx := s.beginGroup(batch)
+	if tx == nil {
+		return
+	}
+	var kept, alone []*unit
+	broken := false
+	for i, u := range batch {
+		if err := u.ctx.Err(); err != nil {
+			u.finish(err)
+			continue
+		}
+		u.hooks = map[string]func(){}
+		s.afterCommit.Store(tx, u.hooks) // onCommit adds to this unit's hooks
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT unit"); err != nil {
+			alone, broken = append(alone, batch[i:]...), true
+			break
+		}
+		werr := u.work(tx)
+		if werr == nil {
+			if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT unit"); err != nil {
+				alone, broken = append(alone, batch[i:]...), true
+				break
+			}
+			kept = append(kept, u)
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT unit"); err != nil {
+			alone, broken = append(alone, batch[i:]...), true // its error may be the broken transaction's
+			break
+		}
+		if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT unit"); err != nil {
+			alone, broken = append(alone, batch[i:]...), true
+			break
+		}
+		if lostToAnother(werr) {
+			alone = append(alone, u)
+		} else {
+			u.finish(werr)
+		}
+	}
+	s.afterCommit.Delete(tx)
+	if broken {
+		_ = tx.Rollback()
+		alone = append(kept, alone...)
+	} else {
+		alone = append(s.commitUnits(tx, kept), alone...)
+	}
+	for _, u := range alone {
+		u.finish(s.inTx(u.ctx, u.work))
+	}
+}
+
+// beginGroup begins the transaction of a group; when it cannot, it answers
+// every unit with that error and returns nil.
+func (s *Store) beginGroup(batch []*unit) *sql.Tx {
+	tx, err := s.write.BeginTx(context.Background(), nil) // the group's; each unit's statements use its own context
+	if err != nil {
+		for _, u := range batch {
+			u.finish(fmt.Errorf("begin transaction: %w", err))
+		}
+		return nil
+	}
+	return tx
+}
+
+// commitUnits commits tx, in which every unit of kept succeeded. Committed,
+// it runs their hooks and answers them; otherwise nothing of tx is written
+// and it returns kept, to run again alone.
+func (s *Store) commitUnits(tx *sql.Tx, kept []*unit) (alone []*unit) {
+	if err := tx.Commit(); err != nil {
+		return kept
+	}
+	s.ckpt.committed()
+	for _, u := range kept {
+		for _, fn := range u.hooks {
+			fn()
+		}
+		u.finish(nil)
+	}
+	return nil
+}

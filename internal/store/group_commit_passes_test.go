@@ -1,0 +1,96 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/store"
+)
+
+// A group runs its units without savepoints while they succeed; when one
+// fails, the group runs again with savepoints (the failing unit gets its
+// error and leaves nothing, the others commit), and so do the next groups
+// for a while.
+func TestGroupCommitRunsUnitsTogetherUntilOneFails(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+		s := open(t, db)
+		ctx := context.Background()
+		shop := identity.Customer{ID: "22000000-0000-4000-8000-000000000002", Name: "Shop", CreatedAt: t0}
+		if err := s.CreateCustomer(ctx, shop); err != nil {
+			t.Fatal(err)
+		}
+		own := errors.New("the unit's own failure")
+		const n = 10
+		// group runs n units as one group; unit failing (if 0 <= failing < n)
+		// writes its payment and then fails.
+		group := func(round, failing int) []error {
+			t.Helper()
+			release := s.HoldGroupWorkers(ctx)
+			results := make([]error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() {
+					results[i] = s.InTx(ctx, func(tx *store.Tx) error {
+						p := testPayment(fmt.Sprintf("44000000-0000-4000-8000-%06d%06d", round, i), shop.ID,
+							fmt.Sprintf("P%02d%07d", round, i), t0)
+						if err := tx.Payments().Create(ctx, p); err != nil {
+							return err
+						}
+						if i == failing {
+							return own
+						}
+						return nil
+					})
+				})
+			}
+			waitFor(t, func() bool { return s.QueuedUnits() == n }, "the units to queue")
+			release()
+			wg.Wait()
+			for i, err := range results {
+				_, getErr := s.Payments().Get(ctx, shop.ID, fmt.Sprintf("44000000-0000-4000-8000-%06d%06d", round, i))
+				if i == failing {
+					if !errors.Is(err, own) || !errs.Is(getErr, errs.NotFound) {
+						t.Errorf("round %d, unit %d: %v, read %v; want its own error and nothing written", round, i, err, getErr)
+					}
+				} else if err != nil || getErr != nil {
+					t.Errorf("round %d, unit %d: %v, read %v; want it committed", round, i, err, getErr)
+				}
+			}
+			return results
+		}
+		passes := func(want [2]int64, what string) {
+			t.Helper()
+			together, withSavepoints := s.GroupPasses()
+			if got := [2]int64{together, withSavepoints}; got != want {
+				t.Fatalf("%s: %d passes without savepoints, %d with; want %d and %d", what, got[0], got[1], want[0], want[1])
+			}
+		}
+		passes([2]int64{0, 0}, "before")
+		group(1, -1)
+		passes([2]int64{1, 0}, "a group of units that all succeed")
+		group(2, 4)
+		passes([2]int64{2, 1}, "a group with a failing unit")
+		group(3, -1)
+		passes([2]int64{2, 2}, "the group after a failure")
+	})
+}
+
+// waitFor polls cond until it holds, failing the test after 30 s.
+func waitFor(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
