@@ -33,6 +33,25 @@ func NewIBAN(accountIBAN, orderID string, seq, salt int) (string, error) {
 		return "", fmt.Errorf("alias: the account's IBAN %q is not valid", accountIBAN)
 	}
 	country, bban := accountIBAN[:2], []byte(accountIBAN[4:])
+	free := freeDigits(country, bban)
+	if len(free) == 0 {
+		return "", fmt.Errorf("alias: the IBAN %s has no digits to vary", accountIBAN)
+	}
+	d := digits{seed: fmt.Sprintf("%s|%d|%d", orderID, seq, salt)}
+	for _, i := range free {
+		bban[i] = '0' + d.next()
+	}
+	iban := iso.MakeIBAN(country, string(bban))
+	if iban == accountIBAN {
+		return NewIBAN(accountIBAN, orderID, seq, salt+1<<20) // the account's own: never an alias
+	}
+	return iban, nil
+}
+
+// freeDigits are the positions of bban, the BBAN of an account in
+// country, that its aliases choose: its digits after the bank code, or all
+// of its digits when fewer than minFreeDigits follow the bank code.
+func freeDigits(country string, bban []byte) []int {
 	keep, ok := bankCodeLength[country]
 	if !ok {
 		keep = 4
@@ -51,18 +70,34 @@ func NewIBAN(accountIBAN, orderID string, seq, salt int) (string, error) {
 			}
 		}
 	}
-	if len(free) == 0 {
-		return "", fmt.Errorf("alias: the IBAN %s has no digits to vary", accountIBAN)
+	return free
+}
+
+// CouldBeAliasOf reports whether iban (normalised) has the shape of an
+// alias of the account whose IBAN is accountIBAN: the same country and
+// length, and the same characters wherever NewIBAN keeps the account's
+// (the bank code, letters). When it is false, iban is no alias of that
+// account, and no look-up is needed to know it.
+func CouldBeAliasOf(iban, accountIBAN string) bool {
+	if len(iban) != len(accountIBAN) || len(iban) < 5 || iban[:2] != accountIBAN[:2] {
+		return false
 	}
-	d := digits{seed: fmt.Sprintf("%s|%d|%d", orderID, seq, salt)}
-	for _, i := range free {
-		bban[i] = '0' + d.next()
+	bban, accountBBAN := iban[4:], []byte(accountIBAN[4:])
+	free := freeDigits(accountIBAN[:2], accountBBAN)
+	next := 0
+	for i := range accountBBAN {
+		if next < len(free) && free[next] == i {
+			next++
+			if bban[i] < '0' || bban[i] > '9' {
+				return false
+			}
+			continue
+		}
+		if bban[i] != accountBBAN[i] {
+			return false
+		}
 	}
-	iban := iso.MakeIBAN(country, string(bban))
-	if iban == accountIBAN {
-		return NewIBAN(accountIBAN, orderID, seq, salt+1<<20) // the account's own: never an alias
-	}
-	return iban, nil
+	return true
 }
 
 // digits is a stream of decimal digits from SHA-256 of seed and a counter.

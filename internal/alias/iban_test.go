@@ -35,6 +35,9 @@ func TestNewIBAN(t *testing.T) {
 				iban[4:4+c.keep] != c.account[4:4+c.keep] {
 				t.Fatalf("alias %s of %s", iban, c.account)
 			}
+			if !CouldBeAliasOf(iban, c.account) {
+				t.Fatalf("alias %s of %s: CouldBeAliasOf says it cannot be one", iban, c.account)
+			}
 			for i := 4; i < len(iban); i++ {
 				if isLetter(iban[i]) != isLetter(c.account[i]) {
 					t.Fatalf("alias %s of %s: letter at %d differs", iban, c.account, i)
@@ -92,3 +95,32 @@ func TestInputValidation(t *testing.T) {
 }
 
 func errorsAs(err error, target **errs.Error) bool { return errors.As(err, target) }
+
+// An IBAN of another country, length or bank, or with a letter where an
+// alias has a digit, cannot be an alias of the account: no look-up needed.
+func TestCouldBeAliasOf(t *testing.T) {
+	t.Parallel()
+	const de = "DE89370400440532013000"
+	alias, err := NewIBAN(de, "order-1", 7, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, iban, account string
+		want                bool
+	}{
+		{"an alias of the account", alias, de, true},
+		{"the account's own IBAN (shape only)", de, de, true},
+		{"another bank in the country", "DE02120300000000202051", de, false},
+		{"another country", "AT611904300234573201", de, false},
+		{"another length", "DE8937040044053201300", de, false},
+		{"a letter where an alias has a digit", alias[:len(alias)-1] + "X", de, false},
+		{"another bank, short BBAN", "NO9386011117947", "NO1234567890123", false},
+		{"a short BBAN of another country", "DK5000400440116243", "NO1234567890123", false},
+		{"nothing", "", de, false},
+	} {
+		if got := CouldBeAliasOf(c.iban, c.account); got != c.want {
+			t.Errorf("%s: CouldBeAliasOf(%s, %s) = %v, want %v", c.name, c.iban, c.account, got, c.want)
+		}
+	}
+}

@@ -23,8 +23,10 @@ type Payee struct {
 // IBAN. Without a resolver no IBAN is an alias.
 type AliasResolver interface {
 	// AliasAccount returns the id of the account of which iban (normalised)
-	// is an active alias; ok is false when it is none.
-	AliasAccount(ctx context.Context, iban string) (accountID string, ok bool, err error)
+	// is an active alias; ok is false when it is none. Only an alias of one
+	// of accounts matters to the caller: the resolver may answer false
+	// without looking when iban cannot be one of theirs.
+	AliasAccount(ctx context.Context, iban string, accounts []Account) (accountID string, ok bool, err error)
 }
 
 // UseAliases makes alias IBANs name their accounts in ReceivingAccount.
@@ -63,7 +65,7 @@ func (s *Service) ReceivingAccount(ctx context.Context, customerID, currency str
 	if iban == "" || s.aliases == nil {
 		return Account{}, false, nil
 	}
-	id, ok, err := s.aliases.AliasAccount(ctx, iban)
+	id, ok, err := s.aliases.AliasAccount(ctx, iban, accounts)
 	if err != nil || !ok {
 		return Account{}, false, err
 	}

@@ -24,7 +24,7 @@ func (r accountsOnly) ConnectAccounts(_ context.Context, customerID, currency st
 
 type aliases map[string]string
 
-func (m aliases) AliasAccount(_ context.Context, iban string) (string, bool, error) {
+func (m aliases) AliasAccount(_ context.Context, iban string, _ []Account) (string, bool, error) {
 	id, ok := m[iban]
 	return id, ok, nil
 }
