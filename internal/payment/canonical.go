@@ -1,8 +1,9 @@
 package payment
 
 import (
-	"bytes"
 	"encoding/json"
+	"fmt"
+	"strconv"
 )
 
 // canonical is the request's encoding for its idempotency fingerprint,
@@ -49,8 +50,7 @@ func canonical(r CreateRequest) []byte {
 	}
 	// mandateId last, and only when given: requests without one fingerprint as before.
 	o = o.str("mandateId", r.MandateID)
-	body, _ := json.Marshal(o) // strings, numbers, booleans and objects of them: cannot fail
-	return body
+	return o.appendTo(make([]byte, 0, 512))
 }
 
 // identifiersObject encodes account identifiers (nil stays nil).
@@ -138,26 +138,82 @@ func (o object) obj(name string, v object) object {
 	return o.put(name, v)
 }
 
-// MarshalJSON encodes the members in order.
-func (o object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+// appendTo appends the object's JSON, its members in order, exactly as
+// encoding/json writes each value (which the stored fingerprints were made
+// with), without its reflection and without re-reading nested objects.
+func (o object) appendTo(b []byte) []byte {
+	b = append(b, '{')
 	for i, m := range o {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		name, err := json.Marshal(m.name)
-		if err != nil {
-			return nil, err
-		}
-		value, err := json.Marshal(m.value)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(name)
-		b.WriteByte(':')
-		b.Write(value)
+		b = appendString(b, m.name)
+		b = append(b, ':')
+		b = appendValue(b, m.value)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}')
+}
+
+// appendValue appends v as encoding/json encodes it.
+func appendValue(b []byte, v any) []byte {
+	switch v := v.(type) {
+	case string:
+		return appendString(b, v)
+	case *int64:
+		if v == nil {
+			return append(b, "null"...)
+		}
+		return strconv.AppendInt(b, *v, 10)
+	case int64:
+		return strconv.AppendInt(b, v, 10)
+	case bool:
+		return strconv.AppendBool(b, v)
+	case object:
+		if v == nil {
+			return append(b, "null"...)
+		}
+		return v.appendTo(b)
+	case []object:
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = e.appendTo(b)
+		}
+		return append(b, ']')
+	case []string:
+		if v == nil {
+			return append(b, "null"...)
+		}
+		b = append(b, '[')
+		for i, e := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, e)
+		}
+		return append(b, ']')
+	}
+	j, err := json.Marshal(v)
+	if err != nil { // only the types above are put: cannot happen
+		panic(fmt.Sprintf("payment: canonical encoding of %T: %v", v, err))
+	}
+	return append(b, j...)
+}
+
+// appendString appends s as a JSON string as encoding/json writes it: as
+// it is between quotes when it is printable ASCII with nothing to escape
+// (nearly always), else through encoding/json (HTML characters, controls,
+// invalid UTF-8 and U+2028/U+2029 are escaped the way it escapes them).
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			j, _ := json.Marshal(s) // a string: cannot fail
+			return append(b, j...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }

@@ -132,3 +132,39 @@ func TestCanonicalHasEveryField(t *testing.T) {
 		}
 	}
 }
+
+// appendString writes every string as encoding/json does.
+func TestAppendStringIsEncodingJSONs(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "plain", "Müller", "a\"b", `back\slash`, "<&>", "tab\tnew\nline", "\x00\x1f\x7f",
+		"\u2028\u2029", "\xff\xfeinvalid", "emoji 🙂", "~ !#$%'()*+,-./:;=?@[]^_`{|}"} {
+		want, _ := json.Marshal(s)
+		if got := appendString(nil, s); string(got) != string(want) {
+			t.Errorf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	f.Add("plain")
+	f.Add("<\u2028\xff>")
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := json.Marshal(s)
+		if got := appendString(nil, s); string(got) != string(want) {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
+
+// BenchmarkFingerprint measures the fingerprint of a request with every
+// field given (the cost an Idempotency-Key adds before any SQL).
+func BenchmarkFingerprint(b *testing.B) {
+	var r CreateRequest
+	if err := json.Unmarshal([]byte(fullRequest), &r); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Fingerprint("POST /payments", ChannelHosted, r)
+	}
+}
