@@ -1,5 +1,5 @@
-// Package ids checks the identifiers bankrail issues and accepts: uuids in
-// their canonical 36-character form.
+// Package ids makes and checks the identifiers bankrail issues and accepts:
+// uuids in their canonical 36-character form, new ones time-ordered (v7).
 package ids
 
 import "github.com/google/uuid"
