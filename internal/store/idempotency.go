@@ -83,13 +83,19 @@ type keyCompleter struct {
 // waits for the other transaction and then sees it).
 func (k keyCompleter) Complete(ctx context.Context, t idempotency.Ticket, r idempotency.Result) error {
 	if c := t.Fresh; c != nil {
-		var one int
-		err := k.s.txQueryRow(ctx, k.tx, insertDoneKey, c.CustomerID, c.Key, c.RequestHash, c.Token,
-			micros(c.Now), micros(c.Now.Add(c.TTL)), string(r.Body), r.ResourceID).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			return idempotency.ErrKeyStored
+		res, err := k.s.txExec(ctx, k.tx, insertDoneKey, c.CustomerID, c.Key, c.RequestHash, c.Token,
+			micros(c.Now), micros(c.Now.Add(c.TTL)), string(r.Body), r.ResourceID)
+		if err != nil {
+			return translate(err, "store idempotency key")
 		}
-		return translate(err, "store idempotency key")
+		n, err := res.RowsAffected()
+		if err != nil {
+			return translate(err, "store idempotency key")
+		}
+		if n == 0 {
+			return idempotency.ErrKeyStored // the key was there: nothing inserted
+		}
+		return nil
 	}
 	res, err := k.tx.ExecContext(ctx, `
 		UPDATE idempotency_keys SET done = 1, response_body = $4, resource_id = $5, locked_until = NULL
@@ -109,8 +115,7 @@ const insertDoneKey = `
 	INSERT INTO idempotency_keys (customer_id, idem_key, request_hash, token, done, created_at, expires_at, locked_until,
 		response_body, resource_id)
 	VALUES ($1, $2, $3, $4, 1, $5, $6, NULL, $7, $8)
-	ON CONFLICT (customer_id, idem_key) DO NOTHING
-	RETURNING 1`
+	ON CONFLICT (customer_id, idem_key) DO NOTHING`
 
 const keyColumns = `customer_id, idem_key, request_hash, token, done,
 	COALESCE(response_body, ''), COALESCE(resource_id, ''), created_at, expires_at, locked_until`
