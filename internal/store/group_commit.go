@@ -147,12 +147,12 @@ func (g *groupCommit) work(s *Store, own *unit) {
 		clear(g.queue[:n])
 		g.queue = g.queue[n:]
 		g.mu.Unlock()
-		s.commitGroup(g, batch)
+		g.commitGroup(s, batch)
 	}
 }
 
 // commitGroup runs batch in one transaction and answers every unit.
-func (s *Store) commitGroup(g *groupCommit, batch []*unit) {
+func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
 	if len(batch) == 1 { // no savepoint needed
 		u := batch[0]
 		u.finish(s.inTx(u.ctx, u.work))
@@ -161,14 +161,14 @@ func (s *Store) commitGroup(g *groupCommit, batch []*unit) {
 	if g.careful.Load() > 0 {
 		g.careful.Add(-1)
 		g.withSavepoints.Add(1)
-		s.runWithSavepoints(batch)
+		g.runWithSavepoints(s, batch)
 		return
 	}
 	g.together.Add(1)
-	if rest := s.runTogether(batch); rest != nil {
+	if rest := g.runTogether(s, batch); rest != nil {
 		g.careful.Store(carefulGroups)
 		g.withSavepoints.Add(1)
-		s.runWithSavepoints(rest)
+		g.runWithSavepoints(s, rest)
 	}
 }
 
@@ -176,8 +176,8 @@ func (s *Store) commitGroup(g *groupCommit, batch []*unit) {
 // units. It returns nil once every unit is answered; when a unit fails it
 // rolls everything back and returns the units still to answer (all but
 // those whose context ended before their turn), for runWithSavepoints.
-func (s *Store) runTogether(batch []*unit) []*unit {
-	tx := s.beginGroup(batch)
+func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
+	tx := g.beginGroup(s, batch)
 	if tx == nil {
 		return nil
 	}
@@ -197,7 +197,7 @@ func (s *Store) runTogether(batch []*unit) []*unit {
 		ran = append(ran, u)
 	}
 	s.afterCommit.Delete(tx)
-	for _, u := range s.commitUnits(tx, ran) {
+	for _, u := range g.commitUnits(s, tx, ran) {
 		u.finish(s.inTx(u.ctx, u.work))
 	}
 	return nil
@@ -205,9 +205,9 @@ func (s *Store) runTogether(batch []*unit) []*unit {
 
 // runWithSavepoints runs batch in one transaction, each unit between
 // SAVEPOINT and RELEASE, and answers every unit.
-func (s *Store) runWithSavepoints(batch []*unit) {
+func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 	ctx := context.Background() // the group's; each unit's statements use its own context
-	tx := s.beginGroup(batch)
+	tx := g.beginGroup(s, batch)
 	if tx == nil {
 		return
 	}
@@ -252,7 +252,7 @@ func (s *Store) runWithSavepoints(batch []*unit) {
 		_ = tx.Rollback()
 		alone = append(kept, alone...)
 	} else {
-		alone = append(s.commitUnits(tx, kept), alone...)
+		alone = append(g.commitUnits(s, tx, kept), alone...)
 	}
 	for _, u := range alone {
 		u.finish(s.inTx(u.ctx, u.work))
@@ -261,7 +261,7 @@ func (s *Store) runWithSavepoints(batch []*unit) {
 
 // beginGroup begins the transaction of a group; when it cannot, it answers
 // every unit with that error and returns nil.
-func (s *Store) beginGroup(batch []*unit) *sql.Tx {
+func (g *groupCommit) beginGroup(s *Store, batch []*unit) *sql.Tx {
 	tx, err := s.write.BeginTx(context.Background(), nil) // the group's; each unit's statements use its own context
 	if err != nil {
 		for _, u := range batch {
@@ -275,7 +275,7 @@ func (s *Store) beginGroup(batch []*unit) *sql.Tx {
 // commitUnits commits tx, in which every unit of kept succeeded. Committed,
 // it runs their hooks and answers them; otherwise nothing of tx is written
 // and it returns kept, to run again alone.
-func (s *Store) commitUnits(tx *sql.Tx, kept []*unit) (alone []*unit) {
+func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit) (alone []*unit) {
 	if err := tx.Commit(); err != nil {
 		return kept
 	}
