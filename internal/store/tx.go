@@ -32,11 +32,11 @@ type Tx struct {
 // commit it writes the pending audit entry of ctx's request, if any (see
 // internal/audit): the one place changes made through the API are audited.
 //
-// Concurrent units of work share transactions (group commit, commitGroup
-// below): each runs inside a savepoint of its own, so that one that fails
-// is rolled back alone and gets its own error, and the others commit
-// together, at the cost of one commit. To fn this is invisible: what it
-// writes commits if and only if it returns nil, and it sees what units
+// Concurrent units of work share transactions (group commit,
+// group_commit.go): they commit together, at the cost of one commit, and
+// one that fails is rolled back alone and gets its own error (the group
+// runs again with a savepoint around each unit). To fn this is invisible:
+// what it writes commits if and only if it returns nil, and it sees what units
 // committed before it, or grouped before it, wrote.
 func (s *Store) InTx(ctx context.Context, fn func(*Tx) error) error {
 	s.warmWrites(ctx) // before any transaction: preparing needs the writer
