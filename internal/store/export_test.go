@@ -82,7 +82,7 @@ func (s *Store) HoldGroupWorkers(ctx context.Context) (release func()) {
 
 // QueuedUnits is how many units of work wait for a group-commit worker.
 func (s *Store) QueuedUnits() int {
-	g := s.groupCommit()
+	g := &s.group
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return len(g.queue)
@@ -91,6 +91,6 @@ func (s *Store) QueuedUnits() int {
 // GroupPasses counts the groups run without savepoints between their
 // units and those run with them.
 func (s *Store) GroupPasses() (together, withSavepoints int64) {
-	g := s.groupCommit()
+	g := &s.group
 	return g.together.Load(), g.withSavepoints.Load()
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
-	"weak"
 )
 
 // Group commit. Units of work (InTx) queue; a worker takes every unit
@@ -83,27 +81,11 @@ const (
 	carefulGroups = 32
 )
 
-// groups holds each Store's groupCommit (a Store's fields are store.go's;
-// the entry goes with the Store).
-var groups sync.Map // weak.Pointer[Store] -> *groupCommit
-
-func (s *Store) groupCommit() *groupCommit {
-	key := weak.Make(s)
-	if g, ok := groups.Load(key); ok {
-		return g.(*groupCommit)
-	}
-	g, loaded := groups.LoadOrStore(key, &groupCommit{})
-	if !loaded {
-		runtime.AddCleanup(s, func(k weak.Pointer[Store]) { groups.Delete(k) }, key)
-	}
-	return g.(*groupCommit)
-}
-
 // grouped queues u and returns its outcome. With a worker slot free, the
 // caller works itself (no hand-over when nothing else waits) until its own
 // unit is done, then leaves what is still queued to a new worker.
 func (s *Store) grouped(u *unit) error {
-	g := s.groupCommit()
+	g := &s.group
 	limit := s.groupWorkers()
 	g.mu.Lock()
 	g.queue = append(g.queue, u)

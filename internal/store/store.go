@@ -51,6 +51,7 @@ type Store struct {
 	warm        atomic.Bool            // hotWrites are prepared (stmt.go)
 	jobsQueued  atomic.Pointer[func()] // told when committed jobs were enqueued (see jobs.go)
 	ckpt        *checkpointer          // SQLite: WAL checkpoints off the commit path (checkpoint.go)
+	group       groupCommit            // units of work waiting for, or in, a group (group_commit.go)
 }
 
 // Open connects to the database described by opts. It does not migrate.
