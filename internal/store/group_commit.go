@@ -27,10 +27,12 @@ import (
 // others go on. After a failure the next carefulGroups groups start with
 // savepoints at once, so that a run of failing units (conflicts, refused
 // moves) does not make every group run twice. When the transaction itself
-// breaks (a savepoint or the commit fails, say a lost connection), nothing
-// of it committed, and every unit not yet answered runs again alone, in a
-// transaction of its own, as does a unit that lost a deadlock to another
-// transaction (PostgreSQL). A unit's work may therefore run more than once;
+// breaks before its commit (a savepoint fails, say a lost connection), or
+// its commit fails with nothing written, every unit not yet answered runs
+// again alone, in a transaction of its own, as does a unit that lost a
+// deadlock to another transaction (PostgreSQL). A commit whose outcome is
+// unknown (the connection lost after COMMIT was sent) is not run again:
+// its units get the error (commitUnits). A unit's work may therefore run more than once;
 // only the run that commits counts (what it asked to run once committed,
 // onCommit, runs once, after that commit).
 
@@ -255,11 +257,24 @@ func (g *groupCommit) beginGroup(s *Store, batch []*unit) *sql.Tx {
 }
 
 // commitUnits commits tx, in which every unit of kept succeeded. Committed,
-// it runs their hooks and answers them; otherwise nothing of tx is written
-// and it returns kept, to run again alone.
+// it runs their hooks and answers them. When the commit failed and nothing
+// of tx was written, it returns kept, to run again alone. When the commit
+// failed in a way that leaves its outcome unknown (PostgreSQL's connection
+// lost after COMMIT was sent: commitMayHaveHappened), running them again
+// could do their work twice (a refund, a payout): each unit gets the error
+// instead, and a client that retries under its Idempotency-Key gets the
+// committed result if there is one.
 func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit) (alone []*unit) {
 	if err := tx.Commit(); err != nil {
-		return kept
+		if !s.commitMayHaveHappened(err) {
+			return kept
+		}
+		s.log.Error("commit of a group of units of work failed; its outcome is unknown, the units are not run again",
+			"units", len(kept), "err", err)
+		for _, u := range kept {
+			u.finish(fmt.Errorf("commit (its outcome is unknown): %w", err))
+		}
+		return nil
 	}
 	s.ckpt.committed()
 	for _, u := range kept {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/bankrail/bankrail/internal/event"
@@ -107,4 +108,21 @@ func lostToAnother(err error) bool {
 		}
 	}
 	return false
+}
+
+// commitMayHaveHappened reports whether a COMMIT that failed with err may
+// still have committed: on PostgreSQL, any failure but an answer of the
+// server's. An error the server answered (a serialisation failure, a
+// deferred constraint) or a transaction that ended in ROLLBACK committed
+// nothing; a connection lost after COMMIT was sent may have committed and
+// lost the answer. pgx reports that case as "conn closed", an error it
+// also calls safe to retry (pgconn.SafeToRetry), so that is not asked. A
+// failed COMMIT on SQLite, whose commit is this process's own, committed
+// nothing.
+func (s *Store) commitMayHaveHappened(err error) bool {
+	if s.dialect != Postgres {
+		return false
+	}
+	var pgErr *pgconn.PgError
+	return !errors.As(err, &pgErr) && !errors.Is(err, pgx.ErrTxCommitRollback)
 }
