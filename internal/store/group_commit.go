@@ -32,9 +32,9 @@ import (
 // again alone, in a transaction of its own, as does a unit that lost a
 // deadlock to another transaction (PostgreSQL). A commit whose outcome is
 // unknown (the connection lost after COMMIT was sent) is not run again:
-// its units get the error (commitUnits). A unit's work may therefore run more than once;
-// only the run that commits counts (what it asked to run once committed,
-// onCommit, runs once, after that commit).
+// its units get the error (commitUnits). A unit's work may therefore run
+// more than once; only the run that commits counts (what it asked to run
+// once committed, onCommit, runs once, after that commit).
 
 // unit is one unit of work waiting for, or in, a group.
 type unit struct {

@@ -93,7 +93,13 @@ func newCommitCutter(t *testing.T, databaseURL string) *commitCutter {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if u.Hostname() == "" {
+		t.Skipf("skipping: the proxy needs PostgreSQL on TCP, and %s names no host", u.Redacted())
+	}
 	target := u.Host
+	if u.Port() == "" {
+		target = net.JoinHostPort(u.Hostname(), "5432")
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
