@@ -56,7 +56,10 @@ func (s *Service) Amend(ctx context.Context, viewerCustomerID, mandateID string,
 		}
 		return m, s.tell(ctx, r, m, out, EventAmendmentRequested, now)
 	})
-	return out, err
+	if err != nil {
+		return Amendment{}, err
+	}
+	return out, nil
 }
 
 // GetAmendment reads an amendment of a mandate of viewerCustomerID (or

@@ -100,5 +100,8 @@ func (s *Service) UseInTx(ctx context.Context, viewerCustomerID string, u Paymen
 		out, err = s.Use(ctx, r, viewerCustomerID, u)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return Mandate{}, err
+	}
+	return out, nil
 }

@@ -238,7 +238,10 @@ func (s *Service) Decide(ctx context.Context, viewerCustomerID, id string, appro
 		}
 		return s.settle(ctx, r, p, Created, Rejected, now)
 	})
-	return out, err
+	if err != nil {
+		return Verification{}, err
+	}
+	return out, nil
 }
 
 // RunExpiry rejects the held payouts whose verification has waited
