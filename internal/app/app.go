@@ -205,6 +205,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		FailureWindow: a.cfg.LoginFailureWindow,
 	})
 	reg := newRegistry()
+	registerStoreMetrics(reg, a.store)
 	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount,
 		CheckNotificationURL: a.notificationURLCheck(), Observer: metrics.NewPayments(reg)}
 	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,

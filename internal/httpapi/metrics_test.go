@@ -87,6 +87,26 @@ func TestMetricsCountRequestsByRouteAndPaymentsByStatus(t *testing.T) {
 		if n := len(strings.Fields(history)) - 1; moves != float64(n) || n < 2 {
 			t.Errorf("moves counted %v, the history %q has %d", moves, history, n)
 		}
+		// The store's transactions: these requests' writes each ran alone
+		// (one at a time), none lost its commit's outcome; the connection
+		// pools' statistics are there (one pool on PostgreSQL, the writer's
+		// and the readers' on SQLite).
+		if got[`bankrail_store_transaction_units_count{pass="alone"}`] < 4 || got[`bankrail_store_transaction_seconds_count{pass="alone"}`] < 4 {
+			t.Errorf("store transactions alone: %v units histogram count, %v seconds; want the 4 writes at least",
+				got[`bankrail_store_transaction_units_count{pass="alone"}`], got[`bankrail_store_transaction_seconds_count{pass="alone"}`])
+		}
+		if v, ok := got[`bankrail_store_commit_outcome_unknown_units_total{}`]; !ok || v != 0 {
+			t.Errorf("bankrail_store_commit_outcome_unknown_units_total = %v (present %v), want 0", v, ok)
+		}
+		pools := 0
+		for name, v := range got {
+			if strings.HasPrefix(name, "go_sql_max_open_connections{") && v > 0 {
+				pools++
+			}
+		}
+		if pools == 0 {
+			t.Error("no connection pool statistics (go_sql_max_open_connections)")
+		}
 		if strings.Contains(text, p.ID) || strings.Contains(text, "00000000dead") {
 			t.Error("a raw path (a payment id) is a label value: one series per payment")
 		}

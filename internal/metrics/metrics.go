@@ -89,3 +89,39 @@ func (m *Payments) PaymentCreated(p payment.Payment) {
 func (m *Payments) PaymentMoved(_ payment.Payment, _, to payment.Status) {
 	m.moved.WithLabelValues(string(to)).Inc()
 }
+
+// Commits observes the store's transactions of units of work (group
+// commit): how many units each committed transaction carried and how long
+// it took, by how it ran, and the commits whose outcome was lost. It
+// implements store.CommitObserver.
+type Commits struct {
+	units   *prometheus.HistogramVec
+	seconds *prometheus.HistogramVec
+	unknown prometheus.Counter
+}
+
+// NewCommits registers the commit metrics on reg.
+func NewCommits(reg prometheus.Registerer) *Commits {
+	labels := []string{"pass"}
+	m := &Commits{
+		units: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "bankrail", Subsystem: "store", Name: "transaction_units",
+			Help:    "Units of work (use cases' writes) per committed transaction, by pass: alone, together (a group, nothing between its units) or savepoints (a group after a unit failed).",
+			Buckets: []float64{1, 2, 4, 8, 16, 32, 64}}, labels),
+		seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: "bankrail", Subsystem: "store", Name: "transaction_seconds",
+			Help:    "Time from a committed transaction's start to its commit, by pass.",
+			Buckets: []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1}}, labels),
+		unknown: prometheus.NewCounter(prometheus.CounterOpts{Namespace: "bankrail", Subsystem: "store", Name: "commit_outcome_unknown_units_total",
+			Help: "Units of work answered with an error because the connection was lost after their COMMIT was sent: each may have committed."}),
+	}
+	reg.MustRegister(m.units, m.seconds, m.unknown)
+	return m
+}
+
+// Committed records one committed transaction.
+func (m *Commits) Committed(pass string, units int, took time.Duration) {
+	m.units.WithLabelValues(pass).Observe(float64(units))
+	m.seconds.WithLabelValues(pass).Observe(took.Seconds())
+}
+
+// CommitOutcomeUnknown counts the units of a commit whose outcome was lost.
+func (m *Commits) CommitOutcomeUnknown(units int) { m.unknown.Add(float64(units)) }

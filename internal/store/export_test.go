@@ -80,6 +80,9 @@ func (s *Store) HoldGroupWorkers(ctx context.Context) (release func()) {
 	}
 }
 
+// GroupWorkers is how many groups may run at once (1 on SQLite).
+func (s *Store) GroupWorkers() int { return s.groupWorkers() }
+
 // QueuedUnits is how many units of work wait for a group-commit worker.
 func (s *Store) QueuedUnits() int {
 	g := &s.group

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Group commit. Units of work (InTx) queue; a worker takes every unit
@@ -138,8 +139,7 @@ func (g *groupCommit) work(s *Store, own *unit) {
 // commitGroup runs batch in one transaction and answers every unit.
 func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
 	if len(batch) == 1 { // no savepoint needed
-		u := batch[0]
-		u.finish(s.inTx(u.ctx, u.work))
+		g.runAlone(s, batch[0])
 		return
 	}
 	if g.careful.Load() > 0 {
@@ -161,6 +161,7 @@ func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
 // rolls everything back and returns the units still to answer (all but
 // those whose context ended before their turn), for runWithSavepoints.
 func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
+	start := time.Now()
 	tx := g.beginGroup(s, batch)
 	if tx == nil {
 		return nil
@@ -181,8 +182,8 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 		ran = append(ran, u)
 	}
 	s.afterCommit.Delete(tx)
-	for _, u := range g.commitUnits(s, tx, ran) {
-		u.finish(s.inTx(u.ctx, u.work))
+	for _, u := range g.commitUnits(s, tx, ran, PassTogether, start) {
+		g.runAlone(s, u)
 	}
 	return nil
 }
@@ -191,6 +192,7 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 // SAVEPOINT and RELEASE, and answers every unit.
 func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 	ctx := context.Background() // the group's; each unit's statements use its own context
+	start := time.Now()
 	tx := g.beginGroup(s, batch)
 	if tx == nil {
 		return
@@ -236,10 +238,10 @@ func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 		_ = tx.Rollback()
 		alone = append(kept, alone...)
 	} else {
-		alone = append(g.commitUnits(s, tx, kept), alone...)
+		alone = append(g.commitUnits(s, tx, kept, PassWithSavepoints, start), alone...)
 	}
 	for _, u := range alone {
-		u.finish(s.inTx(u.ctx, u.work))
+		g.runAlone(s, u)
 	}
 }
 
@@ -264,19 +266,25 @@ func (g *groupCommit) beginGroup(s *Store, batch []*unit) *sql.Tx {
 // could do their work twice (a refund, a payout): each unit gets the error
 // instead, and a client that retries under its Idempotency-Key gets the
 // committed result if there is one.
-func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit) (alone []*unit) {
+// pass (PassTogether or PassWithSavepoints) and start (the group's
+// beginning) are for the CommitObserver.
+func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass string, start time.Time) (alone []*unit) {
 	if err := tx.Commit(); err != nil {
 		if !s.commitMayHaveHappened(err) {
 			return kept
 		}
 		s.log.Error("commit of a group of units of work failed; its outcome is unknown, the units are not run again",
 			"units", len(kept), "err", err)
+		if o := s.commitObserver.Load(); o != nil {
+			(*o).CommitOutcomeUnknown(len(kept))
+		}
 		for _, u := range kept {
 			u.finish(fmt.Errorf("commit (its outcome is unknown): %w", err))
 		}
 		return nil
 	}
 	s.ckpt.committed()
+	s.observeGroup(pass, len(kept), start)
 	for _, u := range kept {
 		for _, fn := range u.hooks {
 			fn()
@@ -284,4 +292,42 @@ func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit) (alone []*
 		u.finish(nil)
 	}
 	return nil
+}
+
+// runAlone runs u in a transaction of its own and answers it.
+func (g *groupCommit) runAlone(s *Store, u *unit) {
+	start := time.Now()
+	err := s.inTx(u.ctx, u.work)
+	if err == nil {
+		s.observeGroup(PassAlone, 1, start)
+	}
+	u.finish(err)
+}
+
+// How a committed transaction of units of work ran (CommitObserver).
+const (
+	PassAlone          = "alone"      // one unit in a transaction of its own
+	PassTogether       = "together"   // a group, nothing between its units
+	PassWithSavepoints = "savepoints" // a group, each unit in a savepoint
+)
+
+// CommitObserver is told about the transactions of units of work (the
+// metrics of internal/metrics implement it).
+type CommitObserver interface {
+	// Committed: a transaction of pass (PassAlone, PassTogether or
+	// PassWithSavepoints) committed units units, took after its start.
+	Committed(pass string, units int, took time.Duration)
+	// CommitOutcomeUnknown: a group of units lost its connection after
+	// COMMIT was sent; each unit was answered with the error.
+	CommitOutcomeUnknown(units int)
+}
+
+// ObserveCommits registers o, told about every transaction of units of
+// work from now on.
+func (s *Store) ObserveCommits(o CommitObserver) { s.commitObserver.Store(&o) }
+
+func (s *Store) observeGroup(pass string, units int, start time.Time) {
+	if o := s.commitObserver.Load(); o != nil && units > 0 {
+		(*o).Committed(pass, units, time.Since(start))
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -73,14 +74,79 @@ func TestGroupCommitRunsUnitsTogetherUntilOneFails(t *testing.T) {
 				t.Fatalf("%s: %d passes without savepoints, %d with; want %d and %d", what, got[0], got[1], want[0], want[1])
 			}
 		}
+		obs := &commitLog{}
+		s.ObserveCommits(obs)
+		// committed checks what the observer was told of the last group
+		// (the workers' holding units are transactions of their own).
+		committed := func(want string) {
+			t.Helper()
+			if got := obs.groups(); len(got) == 0 || got[len(got)-1] != want {
+				t.Fatalf("committed groups %v; want the last to be %s", got, want)
+			}
+		}
 		passes([2]int64{0, 0}, "before")
 		group(1, -1)
 		passes([2]int64{1, 0}, "a group of units that all succeed")
+		committed("together 10")
 		group(2, 4)
 		passes([2]int64{2, 1}, "a group with a failing unit")
+		committed("savepoints 9")
 		group(3, -1)
 		passes([2]int64{2, 2}, "the group after a failure")
+		committed("savepoints 10")
+		if got := obs.alone(); got < 3*s.GroupWorkers() {
+			t.Errorf("%d transactions of one unit; want at least the %d holding units", got, 3*s.GroupWorkers())
+		}
+		if odd := obs.oddities(); len(odd) > 0 {
+			t.Errorf("observations that cannot be: %v", odd)
+		}
 	})
+}
+
+// commitLog is a store.CommitObserver that keeps what it is told.
+type commitLog struct {
+	mu        sync.Mutex
+	committed []string // "pass units" of each group (not PassAlone)
+	single    int      // transactions of PassAlone
+	unknown   []int
+	odd       []string // observations that cannot be: no time taken, a group of one, one alone of many
+}
+
+func (l *commitLog) Committed(pass string, units int, took time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if took <= 0 || (pass == store.PassAlone) != (units == 1) {
+		l.odd = append(l.odd, fmt.Sprintf("%s %d in %v", pass, units, took))
+	}
+	if pass == store.PassAlone {
+		l.single++
+		return
+	}
+	l.committed = append(l.committed, fmt.Sprintf("%s %d", pass, units))
+}
+
+func (l *commitLog) CommitOutcomeUnknown(units int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.unknown = append(l.unknown, units)
+}
+
+func (l *commitLog) groups() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.committed)
+}
+
+func (l *commitLog) alone() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.single
+}
+
+func (l *commitLog) oddities() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.odd)
 }
 
 // waitFor polls cond until it holds, failing the test after 30 s.

@@ -39,6 +39,8 @@ func TestGroupCommitDoesNotRunUnitsAgainWhenTheCommitsOutcomeIsUnknown(t *testin
 		t.Fatalf("open store through the proxy: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
+	obs := &commitLog{}
+	s.ObserveCommits(obs)
 
 	const n = 3
 	var runs [n]atomic.Int32
@@ -62,6 +64,11 @@ func TestGroupCommitDoesNotRunUnitsAgainWhenTheCommitsOutcomeIsUnknown(t *testin
 	if !proxy.cut.Load() {
 		t.Fatal("the proxy saw no COMMIT to cut: the units did not run as one group")
 	}
+	obs.mu.Lock()
+	if len(obs.unknown) != 1 || obs.unknown[0] != n || len(obs.committed) != 0 {
+		t.Errorf("the observer was told of unknown commits %v and committed groups %v; want one unknown of %d units and none committed", obs.unknown, obs.committed, n)
+	}
+	obs.mu.Unlock()
 	for i := range n {
 		if results[i] == nil {
 			t.Errorf("unit %d: no error; want the commit's error (its outcome is unknown)", i)

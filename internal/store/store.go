@@ -52,6 +52,8 @@ type Store struct {
 	jobsQueued  atomic.Pointer[func()] // told when committed jobs were enqueued (see jobs.go)
 	ckpt        *checkpointer          // SQLite: WAL checkpoints off the commit path (checkpoint.go)
 	group       groupCommit            // units of work waiting for, or in, a group (group_commit.go)
+
+	commitObserver atomic.Pointer[CommitObserver] // told about each transaction of units of work (group_commit.go)
 }
 
 // Open connects to the database described by opts. It does not migrate.
