@@ -26,7 +26,9 @@ const loadUsage = `bankrail-bench load [--connections 32] [--duration 10s] [--ro
     every phase in turn; each figure is also given as a ratio to the bare server's rate in the
     same round (the median over rounds). Phases: bare, create (POST /payments), create-key (with
     a fresh Idempotency-Key each), read (GET /payments/{id}), list (GET /payments, page 1),
-    create-log and read-log (the same with the access log at INFO, written to a file). With
+    create-log and read-log (the same with the access log at INFO, written to a file). units/tx
+    is how many requests' writes shared each transaction the store committed (group commit,
+    from /metrics). With
     --database-url both engines run (--engines to choose). --write updates the measured section
     of a Markdown file (docs/performance.md). Any failed request fails the command.`
 
@@ -110,6 +112,7 @@ type phaseResult struct {
 	cpuReq []float64 // per round: CPU microseconds of this process per request (server and client)
 	lat    []time.Duration
 	errors int
+	units  []float64 // per round: units of work per committed transaction of the store (0: none committed)
 }
 
 // engineResult are one engine's phases.
@@ -239,11 +242,20 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 	for round := range o.rounds {
 		rates, perCPU := map[string]float64{}, map[string]float64{}
 		for _, name := range o.phases {
+			tx0, err := readTxCounts(a.Addr())
+			if err != nil {
+				return res, err
+			}
 			m, err := d.run(d.phase(name), o.duration)
 			if err != nil {
 				return res, err
 			}
+			tx1, err := readTxCounts(a.Addr())
+			if err != nil {
+				return res, err
+			}
 			p := byName[name]
+			p.units = append(p.units, unitsPerTx(tx0, tx1))
 			rates[name] = m.rps
 			perCPU[name] = m.perCPU
 			p.rps = append(p.rps, m.rps)
@@ -262,11 +274,11 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 		}
 		fmt.Println()
 	}
-	fmt.Printf("\n%-12s %10s %10s %10s %8s %6s %8s %9s  %s\n", "phase", "req/s", "p50", "p99", "errors", "cores", "CPU/req", "÷ bare/CPU", "÷ bare (median; per round)")
+	fmt.Printf("\n%-12s %10s %10s %10s %8s %6s %8s %9s %8s  %s\n", "phase", "req/s", "p50", "p99", "errors", "cores", "CPU/req", "÷ bare/CPU", "units/tx", "÷ bare (median; per round)")
 	for _, p := range res.phases {
 		p50, p99 := percentiles(p.lat)
-		fmt.Printf("%-12s %10.0f %10s %10s %8d %6.2f %6.0fµs %9.3f  %.3f (%s)\n", p.name, median(p.rps), p50, p99, p.errors,
-			median(p.cores), median(p.cpuReq), median(p.cpu), median(p.ratio), joinRatios(p.ratio))
+		fmt.Printf("%-12s %10.0f %10s %10s %8d %6.2f %6.0fµs %9.3f %8s  %.3f (%s)\n", p.name, median(p.rps), p50, p99, p.errors,
+			median(p.cores), median(p.cpuReq), median(p.cpu), formatUnits(median(p.units)), median(p.ratio), joinRatios(p.ratio))
 	}
 	for _, pair := range [][2]string{{"create", "create-log"}, {"read", "read-log"}} {
 		if a, b := byName[pair[0]], byName[pair[1]]; a != nil && b != nil {

@@ -102,15 +102,16 @@ func writePerformance(o loadOptions, results []engineResult) error {
 	fmt.Fprintf(&b, "- %d connections, %s per phase, %d rounds; **÷ bare** is the median over rounds of the phase's rate over the bare server's rate in the same round; "+
 		"*cores* is this process's CPU time over the phase's time (server and load generator; PostgreSQL's own processes not included); "+
 		"*CPU/req* is this process's CPU per request; "+
-		"*÷ bare per CPU* compares requests per CPU second of this process the same way (less sensitive to other load on the machine, blind to PostgreSQL's CPU)\n\n",
+		"*÷ bare per CPU* compares requests per CPU second of this process the same way (less sensitive to other load on the machine, blind to PostgreSQL's CPU); "+
+		"*units/tx* is the median over rounds of the units of work (each request's writes) per transaction the store committed during the phase (group commit; `bankrail_store_transaction_units`), - where it committed none\n\n",
 		o.connections, o.duration, o.rounds)
-	fmt.Fprintf(&b, "| engine | phase | req/s (median) | **÷ bare** (median) | ÷ bare per round | cores | CPU/req | ÷ bare per CPU | p50 | p99 | errors |\n")
-	fmt.Fprintf(&b, "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| engine | phase | req/s (median) | **÷ bare** (median) | ÷ bare per round | cores | CPU/req | ÷ bare per CPU | units/tx | p50 | p99 | errors |\n")
+	fmt.Fprintf(&b, "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range results {
 		for _, p := range r.phases {
 			p50, p99 := percentiles(p.lat)
-			fmt.Fprintf(&b, "| %s | %s | %.0f | **%.3f** | %s | %.2f | %.0f µs | %.3f | %s | %s | %d |\n", r.engine, phaseLabel(p.name), median(p.rps),
-				median(p.ratio), joinRatios(p.ratio), median(p.cores), median(p.cpuReq), median(p.cpu), p50, p99, p.errors)
+			fmt.Fprintf(&b, "| %s | %s | %.0f | **%.3f** | %s | %.2f | %.0f µs | %.3f | %s | %s | %s | %d |\n", r.engine, phaseLabel(p.name), median(p.rps),
+				median(p.ratio), joinRatios(p.ratio), median(p.cores), median(p.cpuReq), median(p.cpu), formatUnits(median(p.units)), p50, p99, p.errors)
 		}
 	}
 	for _, r := range results {

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestReadTxCountsSumsEveryPass(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/metrics" {
+			http.NotFound(w, r)
+			return
+		}
+		_, _ = w.Write([]byte(`# HELP bankrail_store_transaction_units Units of work per committed transaction.
+# TYPE bankrail_store_transaction_units histogram
+bankrail_store_transaction_units_bucket{pass="alone",le="1"} 7
+bankrail_store_transaction_units_sum{pass="alone"} 7
+bankrail_store_transaction_units_count{pass="alone"} 7
+bankrail_store_transaction_units_sum{pass="together"} 93
+bankrail_store_transaction_units_count{pass="together"} 13
+bankrail_store_transaction_seconds_sum{pass="together"} 0.5
+bankrail_http_requests_total{code="200",method="GET",route="/metrics"} 3
+`))
+	}))
+	defer srv.Close()
+	before, err := readTxCounts(strings.TrimPrefix(srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before != (txCounts{units: 100, txs: 20}) {
+		t.Fatalf("read %+v; want 100 units in 20 transactions", before)
+	}
+	after := txCounts{units: 190, txs: 40}
+	if got := unitsPerTx(before, after); got != 4.5 {
+		t.Errorf("unitsPerTx = %v, want 4.5", got)
+	}
+	if got := unitsPerTx(before, before); got != 0 {
+		t.Errorf("unitsPerTx with nothing committed = %v, want 0", got)
+	}
+	if formatUnits(0) != "-" || formatUnits(4.54) != "4.5" {
+		t.Errorf("formatUnits: %q, %q", formatUnits(0), formatUnits(4.54))
+	}
+}
