@@ -266,6 +266,7 @@ func (g *groupCommit) beginGroup(s *Store, batch []*unit) *sql.Tx {
 // could do their work twice (a refund, a payout): each unit gets the error
 // instead, and a client that retries under its Idempotency-Key gets the
 // committed result if there is one.
+//
 // pass (PassTogether or PassWithSavepoints) and start (the group's
 // beginning) are for the CommitObserver.
 func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass string, start time.Time) (alone []*unit) {
@@ -273,11 +274,7 @@ func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass strin
 		if !s.commitMayHaveHappened(err) {
 			return kept
 		}
-		s.log.Error("commit of a group of units of work failed; its outcome is unknown, the units are not run again",
-			"units", len(kept), "err", err)
-		if o := s.commitObserver.Load(); o != nil {
-			(*o).CommitOutcomeUnknown(len(kept))
-		}
+		s.commitOutcomeLost(len(kept), err)
 		for _, u := range kept {
 			u.finish(fmt.Errorf("commit (its outcome is unknown): %w", err))
 		}
@@ -302,32 +299,4 @@ func (g *groupCommit) runAlone(s *Store, u *unit) {
 		s.observeGroup(PassAlone, 1, start)
 	}
 	u.finish(err)
-}
-
-// How a committed transaction of units of work ran (CommitObserver).
-const (
-	PassAlone          = "alone"      // one unit in a transaction of its own
-	PassTogether       = "together"   // a group, nothing between its units
-	PassWithSavepoints = "savepoints" // a group, each unit in a savepoint
-)
-
-// CommitObserver is told about the transactions of units of work (the
-// metrics of internal/metrics implement it).
-type CommitObserver interface {
-	// Committed: a transaction of pass (PassAlone, PassTogether or
-	// PassWithSavepoints) committed units units, took after its start.
-	Committed(pass string, units int, took time.Duration)
-	// CommitOutcomeUnknown: a group of units lost its connection after
-	// COMMIT was sent; each unit was answered with the error.
-	CommitOutcomeUnknown(units int)
-}
-
-// ObserveCommits registers o, told about every transaction of units of
-// work from now on.
-func (s *Store) ObserveCommits(o CommitObserver) { s.commitObserver.Store(&o) }
-
-func (s *Store) observeGroup(pass string, units int, start time.Time) {
-	if o := s.commitObserver.Load(); o != nil && units > 0 {
-		(*o).Committed(pass, units, time.Since(start))
-	}
 }

@@ -163,6 +163,10 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	err = tx.Commit()
 	hook, _ := s.afterCommit.LoadAndDelete(tx)
 	if err != nil {
+		if s.commitMayHaveHappened(err) {
+			s.commitOutcomeLost(1, err)
+			return fmt.Errorf("commit (its outcome is unknown): %w", err)
+		}
 		return fmt.Errorf("commit: %w", err)
 	}
 	s.ckpt.committed()

@@ -1,0 +1,45 @@
+package store
+
+import "time"
+
+// How a committed transaction of units of work ran (CommitObserver).
+const (
+	PassAlone          = "alone"      // one unit in a transaction of its own
+	PassTogether       = "together"   // a group, nothing between its units
+	PassWithSavepoints = "savepoints" // a group, each unit in a savepoint
+)
+
+// CommitObserver is told about the transactions of units of work (the
+// metrics of internal/metrics implement it).
+type CommitObserver interface {
+	// Committed: a transaction of pass (PassAlone, PassTogether or
+	// PassWithSavepoints) committed units units, took after its start.
+	Committed(pass string, units int, took time.Duration)
+	// CommitOutcomeUnknown: a transaction of units units lost its
+	// connection after COMMIT was sent; each unit was answered with the
+	// error.
+	CommitOutcomeUnknown(units int)
+}
+
+// ObserveCommits registers o, told about every transaction of units of
+// work from now on.
+func (s *Store) ObserveCommits(o CommitObserver) { s.commitObserver.Store(&o) }
+
+// observeGroup tells the observer that a transaction of pass, begun at
+// start, committed units units.
+func (s *Store) observeGroup(pass string, units int, start time.Time) {
+	if o := s.commitObserver.Load(); o != nil && units > 0 {
+		(*o).Committed(pass, units, time.Since(start))
+	}
+}
+
+// commitOutcomeLost logs and tells the observer that the commit of a
+// transaction of units units failed with err, outcome unknown
+// (commitMayHaveHappened).
+func (s *Store) commitOutcomeLost(units int, err error) {
+	s.log.Error("commit failed after it was sent; its outcome is unknown and its units of work are not run again",
+		"units", units, "err", err)
+	if o := s.commitObserver.Load(); o != nil {
+		(*o).CommitOutcomeUnknown(units)
+	}
+}
