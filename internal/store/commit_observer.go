@@ -1,6 +1,9 @@
 package store
 
-import "time"
+import (
+	"log/slog"
+	"time"
+)
 
 // How a committed transaction of units of work ran (CommitObserver).
 const (
@@ -23,23 +26,22 @@ type CommitObserver interface {
 
 // ObserveCommits registers o, told about every transaction of units of
 // work from now on.
-func (s *Store) ObserveCommits(o CommitObserver) { s.commitObserver.Store(&o) }
+func (s *Store) ObserveCommits(o CommitObserver) { s.group.observer.Store(&o) }
 
-// observeGroup tells the observer that a transaction of pass, begun at
-// start, committed units units.
-func (s *Store) observeGroup(pass string, units int, start time.Time) {
-	if o := s.commitObserver.Load(); o != nil && units > 0 {
+// observe tells the observer that a transaction of pass, begun at start,
+// committed units units.
+func (g *groupCommit) observe(pass string, units int, start time.Time) {
+	if o := g.observer.Load(); o != nil && units > 0 {
 		(*o).Committed(pass, units, time.Since(start))
 	}
 }
 
-// commitOutcomeLost logs and tells the observer that the commit of a
-// transaction of units units failed with err, outcome unknown
-// (commitMayHaveHappened).
-func (s *Store) commitOutcomeLost(units int, err error) {
-	s.log.Error("commit failed after it was sent; its outcome is unknown and its units of work are not run again",
+// outcomeLost logs and tells the observer that the commit of a transaction
+// of units units failed with err, outcome unknown (commitMayHaveHappened).
+func (g *groupCommit) outcomeLost(log *slog.Logger, units int, err error) {
+	log.Error("commit failed after it was sent; its outcome is unknown and its units of work are not run again",
 		"units", units, "err", err)
-	if o := s.commitObserver.Load(); o != nil {
+	if o := g.observer.Load(); o != nil {
 		(*o).CommitOutcomeUnknown(units)
 	}
 }

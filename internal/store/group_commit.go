@@ -70,6 +70,8 @@ type groupCommit struct {
 	careful atomic.Int32
 	// together and withSavepoints count the passes of each kind (tests).
 	together, withSavepoints atomic.Int64
+	// observer is told about each committed transaction (commit_observer.go).
+	observer atomic.Pointer[CommitObserver]
 }
 
 // Limits of group commit.
@@ -168,12 +170,9 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 	}
 	var ran []*unit
 	for i, u := range batch {
-		if err := u.ctx.Err(); err != nil {
-			u.finish(err)
+		if !g.enter(s, tx, u) {
 			continue
 		}
-		u.hooks = map[string]func(){}
-		s.afterCommit.Store(tx, u.hooks) // onCommit adds to this unit's hooks
 		if err := u.work(tx); err != nil {
 			s.afterCommit.Delete(tx)
 			_ = tx.Rollback()
@@ -200,12 +199,9 @@ func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 	var kept, alone []*unit
 	broken := false
 	for i, u := range batch {
-		if err := u.ctx.Err(); err != nil {
-			u.finish(err)
+		if !g.enter(s, tx, u) {
 			continue
 		}
-		u.hooks = map[string]func(){}
-		s.afterCommit.Store(tx, u.hooks) // onCommit adds to this unit's hooks
 		if _, err := tx.ExecContext(ctx, "SAVEPOINT unit"); err != nil {
 			alone, broken = append(alone, batch[i:]...), true
 			break
@@ -245,6 +241,19 @@ func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 	}
 }
 
+// enter begins u's turn in tx: false, u answered, when its context ended
+// before its turn; otherwise u's hooks collect what it asks to run once tx
+// commits (onCommit).
+func (g *groupCommit) enter(s *Store, tx *sql.Tx, u *unit) bool {
+	if err := u.ctx.Err(); err != nil {
+		u.finish(err)
+		return false
+	}
+	u.hooks = map[string]func(){}
+	s.afterCommit.Store(tx, u.hooks)
+	return true
+}
+
 // beginGroup begins the transaction of a group; when it cannot, it answers
 // every unit with that error and returns nil.
 func (g *groupCommit) beginGroup(s *Store, batch []*unit) *sql.Tx {
@@ -271,17 +280,17 @@ func (g *groupCommit) beginGroup(s *Store, batch []*unit) *sql.Tx {
 // beginning) are for the CommitObserver.
 func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass string, start time.Time) (alone []*unit) {
 	if err := tx.Commit(); err != nil {
-		if !s.commitMayHaveHappened(err) {
+		if !commitMayHaveHappened(s.dialect, err) {
 			return kept
 		}
-		s.commitOutcomeLost(len(kept), err)
+		g.outcomeLost(s.log, len(kept), err)
 		for _, u := range kept {
 			u.finish(fmt.Errorf("commit (its outcome is unknown): %w", err))
 		}
 		return nil
 	}
 	s.ckpt.committed()
-	s.observeGroup(pass, len(kept), start)
+	g.observe(pass, len(kept), start)
 	for _, u := range kept {
 		for _, fn := range u.hooks {
 			fn()
@@ -296,7 +305,7 @@ func (g *groupCommit) runAlone(s *Store, u *unit) {
 	start := time.Now()
 	err := s.inTx(u.ctx, u.work)
 	if err == nil {
-		s.observeGroup(PassAlone, 1, start)
+		g.observe(PassAlone, 1, start)
 	}
 	u.finish(err)
 }

@@ -52,8 +52,6 @@ type Store struct {
 	jobsQueued  atomic.Pointer[func()] // told when committed jobs were enqueued (see jobs.go)
 	ckpt        *checkpointer          // SQLite: WAL checkpoints off the commit path (checkpoint.go)
 	group       groupCommit            // units of work waiting for, or in, a group (group_commit.go)
-
-	commitObserver atomic.Pointer[CommitObserver] // told about each transaction of units of work (group_commit.go)
 }
 
 // Open connects to the database described by opts. It does not migrate.
@@ -163,8 +161,8 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	err = tx.Commit()
 	hook, _ := s.afterCommit.LoadAndDelete(tx)
 	if err != nil {
-		if s.commitMayHaveHappened(err) {
-			s.commitOutcomeLost(1, err)
+		if commitMayHaveHappened(s.dialect, err) {
+			s.group.outcomeLost(s.log, 1, err)
 			return fmt.Errorf("commit (its outcome is unknown): %w", err)
 		}
 		return fmt.Errorf("commit: %w", err)

@@ -119,8 +119,8 @@ func lostToAnother(err error) bool {
 // also calls safe to retry (pgconn.SafeToRetry), so that is not asked. A
 // failed COMMIT on SQLite, whose commit is this process's own, committed
 // nothing.
-func (s *Store) commitMayHaveHappened(err error) bool {
-	if s.dialect != Postgres {
+func commitMayHaveHappened(d Dialect, err error) bool {
+	if d != Postgres {
 		return false
 	}
 	var pgErr *pgconn.PgError
