@@ -6,6 +6,8 @@ package api
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/bankrail/bankrail/notification"
 )
 
 // Defines values for AccountStatus.
@@ -2227,6 +2229,9 @@ type AccountHolderVerificationResult string
 // AccountHolderVerificationStatus defines model for AccountHolderVerification.Status.
 type AccountHolderVerificationStatus string
 
+// AccountHolderVerificationNotification The body of account_holder_verification_result_completed: the result of a payout's account holder verification is known.
+type AccountHolderVerificationNotification = notification.AccountHolderVerification
+
 // AccountIdentifiers defines model for AccountIdentifiers.
 type AccountIdentifiers struct {
 	// AccountNumber UK: 8 digits
@@ -2537,6 +2542,21 @@ type ChannelPaymentTransaction struct {
 	Hash        string     `json:"hash"`
 }
 
+// ChannelPaymentNotification The body of channel_payment_detected (status PROCESSING, `credited` null) and channel_payment_completed (COMPLETED).
+type ChannelPaymentNotification = notification.ChannelPayment
+
+// ChannelPaymentNotificationCredit What a deposit credited to the Connect account.
+type ChannelPaymentNotificationCredit = notification.ChannelCredit
+
+// ChannelPaymentNotificationPaid What a deposit paid, in the token.
+type ChannelPaymentNotificationPaid = notification.ChannelPaid
+
+// ConnectNotification The body of payment_received (status RECEIVED) and payment_not_received (NOT_RECEIVED).
+type ConnectNotification = notification.Connect
+
+// ConnectNotificationSender The payer of a payment_received notification, when the payer's bank supplies it (never in payment_not_received).
+type ConnectNotificationSender = notification.ConnectSender
+
 // ConnectReportRequest defines model for ConnectReportRequest.
 type ConnectReportRequest struct {
 	AllowEmpty     *bool                               `json:"allowEmpty,omitempty"`
@@ -2668,6 +2688,15 @@ type FieldError struct {
 
 // FieldErrorType defines model for FieldError.Type.
 type FieldErrorType string
+
+// GatewayNotification The body of a gateway notification (no `X-Service-Type`): the outcome of a payment's initiation.
+type GatewayNotification = notification.Gateway
+
+// GatewayNotificationBank The payer's bank.
+type GatewayNotificationBank = notification.Bank
+
+// GatewayNotificationSender The payer of a gateway notification, when the payer's bank reported it.
+type GatewayNotificationSender = notification.GatewaySender
 
 // Health The answer of GET /healthz.
 type Health struct {
@@ -2912,6 +2941,12 @@ type MandateCreateRequest struct {
 	// Validity A validity to set; the parts left out stay as they are. Timestamps `YYYY-MM-DD hh:mm:ss` (UTC).
 	Validity *MandateValidityChange `json:"validity,omitempty"`
 }
+
+// MandateNotification The body of the mandate events (mandate_authorised, mandate_declined, mandate_suspended,
+// mandate_cancelled, mandate_expired: `status` is the mandate's) and of the amendment events
+// (mandate_amendment_requested, mandate_amended, mandate_amendment_declined,
+// mandate_amendment_request_abandoned: `amendment` is set and `status` is the amendment's).
+type MandateNotification = notification.Mandate
 
 // MandatePayTo The PayTo terms (PAYTO mandates only).
 type MandatePayTo struct {
@@ -3493,6 +3528,9 @@ type PayoutAccountIdentifiers struct {
 	SortCode *string `json:"sortCode,omitempty"`
 }
 
+// PayoutNotification The body of payout_confirmed (status COMPLETED) and payout_failed (FAILED or REJECTED).
+type PayoutNotification = notification.Payout
+
 // PayoutRequest defines model for PayoutRequest.
 type PayoutRequest struct {
 	// AccountID your Connect account the money leaves
@@ -3559,6 +3597,9 @@ type Refund struct {
 // RefundStatus defines model for Refund.Status.
 type RefundStatus string
 
+// RefundNotification The body of refund_confirmed, refund_failed and refund_rejected.
+type RefundNotification = notification.Refund
+
 // RefundRequest defines model for RefundRequest.
 type RefundRequest struct {
 	// Amount minor units; all that is left when absent
@@ -3601,6 +3642,9 @@ type ReportCreated struct {
 
 // ReportDate Examples: 2026-06-01T00:00:00Z
 type ReportDate = string
+
+// ReportNotification The body of report_available.
+type ReportNotification = notification.Report
 
 // ReportStatus defines model for ReportStatus.
 type ReportStatus string
@@ -4579,6 +4623,9 @@ type GetTransactionParams struct {
 // GetTransactionParamsXServiceAPIVersion defines parameters for GetTransaction.
 type GetTransactionParamsXServiceAPIVersion string
 
+// TestNotificationJSONBody defines parameters for TestNotification.
+type TestNotificationJSONBody = map[string]interface{}
+
 // UpdateAccountAliasJSONRequestBody defines body for UpdateAccountAlias for application/json ContentType.
 type UpdateAccountAliasJSONRequestBody = AccountAliasUpdate
 
@@ -4665,3 +4712,69 @@ type SetNotificationChaosJSONRequestBody = NotificationChaosSettings
 
 // AuthoriseSandboxPaymentJSONRequestBody defines body for AuthoriseSandboxPayment for application/json ContentType.
 type AuthoriseSandboxPaymentJSONRequestBody = SandboxAuthoriseRequest
+
+// AccountHolderVerificationResultCompletedNotificationJSONRequestBody defines body for AccountHolderVerificationResultCompletedNotification for application/json ContentType.
+type AccountHolderVerificationResultCompletedNotificationJSONRequestBody = AccountHolderVerificationNotification
+
+// ChannelPaymentCompletedNotificationJSONRequestBody defines body for ChannelPaymentCompletedNotification for application/json ContentType.
+type ChannelPaymentCompletedNotificationJSONRequestBody = ChannelPaymentNotification
+
+// ChannelPaymentDetectedNotificationJSONRequestBody defines body for ChannelPaymentDetectedNotification for application/json ContentType.
+type ChannelPaymentDetectedNotificationJSONRequestBody = ChannelPaymentNotification
+
+// GatewayNotificationJSONRequestBody defines body for GatewayNotification for application/json ContentType.
+type GatewayNotificationJSONRequestBody = GatewayNotification
+
+// MandateAmendedNotificationJSONRequestBody defines body for MandateAmendedNotification for application/json ContentType.
+type MandateAmendedNotificationJSONRequestBody = MandateNotification
+
+// MandateAmendmentDeclinedNotificationJSONRequestBody defines body for MandateAmendmentDeclinedNotification for application/json ContentType.
+type MandateAmendmentDeclinedNotificationJSONRequestBody = MandateNotification
+
+// MandateAmendmentRequestAbandonedNotificationJSONRequestBody defines body for MandateAmendmentRequestAbandonedNotification for application/json ContentType.
+type MandateAmendmentRequestAbandonedNotificationJSONRequestBody = MandateNotification
+
+// MandateAmendmentRequestedNotificationJSONRequestBody defines body for MandateAmendmentRequestedNotification for application/json ContentType.
+type MandateAmendmentRequestedNotificationJSONRequestBody = MandateNotification
+
+// MandateAuthorisedNotificationJSONRequestBody defines body for MandateAuthorisedNotification for application/json ContentType.
+type MandateAuthorisedNotificationJSONRequestBody = MandateNotification
+
+// MandateCancelledNotificationJSONRequestBody defines body for MandateCancelledNotification for application/json ContentType.
+type MandateCancelledNotificationJSONRequestBody = MandateNotification
+
+// MandateDeclinedNotificationJSONRequestBody defines body for MandateDeclinedNotification for application/json ContentType.
+type MandateDeclinedNotificationJSONRequestBody = MandateNotification
+
+// MandateExpiredNotificationJSONRequestBody defines body for MandateExpiredNotification for application/json ContentType.
+type MandateExpiredNotificationJSONRequestBody = MandateNotification
+
+// MandateSuspendedNotificationJSONRequestBody defines body for MandateSuspendedNotification for application/json ContentType.
+type MandateSuspendedNotificationJSONRequestBody = MandateNotification
+
+// PaymentNotReceivedNotificationJSONRequestBody defines body for PaymentNotReceivedNotification for application/json ContentType.
+type PaymentNotReceivedNotificationJSONRequestBody = ConnectNotification
+
+// PaymentReceivedNotificationJSONRequestBody defines body for PaymentReceivedNotification for application/json ContentType.
+type PaymentReceivedNotificationJSONRequestBody = ConnectNotification
+
+// PayoutConfirmedNotificationJSONRequestBody defines body for PayoutConfirmedNotification for application/json ContentType.
+type PayoutConfirmedNotificationJSONRequestBody = PayoutNotification
+
+// PayoutFailedNotificationJSONRequestBody defines body for PayoutFailedNotification for application/json ContentType.
+type PayoutFailedNotificationJSONRequestBody = PayoutNotification
+
+// RefundConfirmedNotificationJSONRequestBody defines body for RefundConfirmedNotification for application/json ContentType.
+type RefundConfirmedNotificationJSONRequestBody = RefundNotification
+
+// RefundFailedNotificationJSONRequestBody defines body for RefundFailedNotification for application/json ContentType.
+type RefundFailedNotificationJSONRequestBody = RefundNotification
+
+// RefundRejectedNotificationJSONRequestBody defines body for RefundRejectedNotification for application/json ContentType.
+type RefundRejectedNotificationJSONRequestBody = RefundNotification
+
+// ReportAvailableNotificationJSONRequestBody defines body for ReportAvailableNotification for application/json ContentType.
+type ReportAvailableNotificationJSONRequestBody = ReportNotification
+
+// TestNotificationJSONRequestBody defines body for TestNotification for application/json ContentType.
+type TestNotificationJSONRequestBody = TestNotificationJSONBody

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"time"
 )
 
 // Types in X-Service-Type beyond payments' (body.go) and reports'
@@ -39,77 +38,6 @@ const (
 	StatusRejected  = "REJECTED"  // refund_rejected (and payout_failed of a REJECTED payout)
 	// StatusFailed ("FAILED", body.go) is refund_failed and payout_failed.
 )
-
-// Refund is the body of refund_confirmed, refund_failed and
-// refund_rejected.
-type Refund struct {
-	Refund            string    `json:"refund"`  // the refund's id: GET /refunds/{id}
-	Payment           string    `json:"payment"` // the payment refunded
-	ExternalReference string    `json:"externalReference"`
-	Amount            int64     `json:"amount"` // minor units
-	Currency          string    `json:"currency"`
-	Status            string    `json:"status"` // CONFIRMED, FAILED or REJECTED
-	Timestamp         time.Time `json:"timestamp"`
-}
-
-// Payout is the body of payout_confirmed (status COMPLETED) and
-// payout_failed (FAILED or REJECTED).
-type Payout struct {
-	Payout           string    `json:"payout"` // the payout's id: GET /payouts/{id}
-	AccountID        string    `json:"accountId"`
-	Amount           int64     `json:"amount"` // minor units
-	Currency         string    `json:"currency"`
-	PaymentReference string    `json:"paymentReference"`
-	Status           string    `json:"status"` // COMPLETED, FAILED or REJECTED
-	Timestamp        time.Time `json:"timestamp"`
-}
-
-// AccountHolderVerification is the body of
-// account_holder_verification_result_completed: the result of a payout's
-// account holder verification is known.
-type AccountHolderVerification struct {
-	AccountHolderVerification string    `json:"accountHolderVerification"` // GET /account-holder-verifications/{id}
-	TransactionID             string    `json:"transactionId"`             // the payout's id
-	Status                    string    `json:"status"`                    // COMPLETED
-	Result                    string    `json:"result"`                    // MATCH, CLOSE_MATCH, NO_MATCH or ERROR
-	Timestamp                 time.Time `json:"timestamp"`
-}
-
-// Mandate is the body of the mandate events (mandate_authorised,
-// mandate_declined, mandate_suspended, mandate_cancelled, mandate_expired:
-// Status is the mandate's) and of the amendment events
-// (mandate_amendment_requested, mandate_amended,
-// mandate_amendment_declined, mandate_amendment_request_abandoned:
-// Amendment is set and Status is the amendment's).
-type Mandate struct {
-	Mandate   string    `json:"mandate"`
-	Amendment string    `json:"amendment,omitempty"`
-	Status    string    `json:"status"`
-	Timestamp time.Time `json:"timestamp"`
-}
-
-// ChannelPayment is the body of channel_payment_detected (status
-// PROCESSING, Credited null) and channel_payment_completed (COMPLETED).
-type ChannelPayment struct {
-	ChannelPayment string         `json:"channelPayment"` // GET /channel-payments/{id}
-	Channel        string         `json:"channel"`
-	Status         string         `json:"status"`
-	Paid           ChannelPaid    `json:"paid"`
-	Credited       *ChannelCredit `json:"credited"` // null until credited
-	Timestamp      time.Time      `json:"timestamp"`
-}
-
-// ChannelPaid is what a deposit paid, in the token.
-type ChannelPaid struct {
-	Amount   string `json:"amount"`   // a decimal number with up to 6 fractional digits, e.g. "10.500000"
-	Currency string `json:"currency"` // the token: USDC, EURC
-}
-
-// ChannelCredit is what a deposit credited to the Connect account.
-type ChannelCredit struct {
-	Amount   int64  `json:"amount"` // minor units of Currency
-	Currency string `json:"currency"`
-}
 
 // NewBody returns a pointer to a new, zero body of the struct a
 // notification of type typ carries, or nil for a type without a typed body

@@ -27,61 +27,6 @@ const (
 	StatusNotReceived = "NOT_RECEIVED"
 )
 
-// Gateway is the body of a gateway notification (no X-Service-Type): the
-// outcome of a payment's initiation.
-type Gateway struct {
-	Payment                   string         `json:"payment"`
-	Reference                 string         `json:"reference"`
-	MerchantInternalReference string         `json:"merchantInternalReference,omitempty"`
-	Amount                    int64          `json:"amount"` // minor units
-	Status                    string         `json:"status"` // COMPLETED, FAILED or PENDING
-	DetailedStatus            string         `json:"detailedStatus"`
-	Sender                    *GatewaySender `json:"sender,omitempty"`
-}
-
-// GatewaySender is the payer of a gateway notification.
-type GatewaySender struct {
-	IBAN          string  `json:"iban"`
-	AccountNumber *string `json:"accountNumber"`
-	SortCode      *string `json:"sortCode"`
-	Name          string  `json:"name"`
-	Bank          Bank    `json:"bank"`
-}
-
-// Bank is the payer's bank.
-type Bank struct {
-	ID         string `json:"id"`
-	Country    string `json:"country"`
-	GroupName  string `json:"groupName"`
-	BranchName string `json:"branchName"`
-	BIC8       string `json:"bic8"`
-}
-
-// Connect is the body of payment_received and payment_not_received.
-type Connect struct {
-	Payment                   string         `json:"payment"`
-	Reference                 string         `json:"reference"`
-	MerchantInternalReference string         `json:"merchantInternalReference,omitempty"`
-	Amount                    int64          `json:"amount"` // minor units
-	Status                    string         `json:"status"` // RECEIVED or NOT_RECEIVED
-	Currency                  string         `json:"currency"`
-	Timestamp                 time.Time      `json:"timestamp"`
-	Sender                    *ConnectSender `json:"sender,omitempty"`
-}
-
-// ConnectSender is the payer of a payment_received notification, when the
-// payer's bank supplies it.
-type ConnectSender struct {
-	Location      string `json:"location,omitempty"`
-	Name          string `json:"name,omitempty"`
-	AccountNumber string `json:"accountNumber,omitempty"`
-	SortCode      string `json:"sortCode,omitempty"`
-	IBAN          string `json:"iban,omitempty"`
-	SwiftBIC      string `json:"swiftBic,omitempty"`
-	BSB           string `json:"bsb,omitempty"`
-	PayID         string `json:"payID,omitempty"`
-}
-
 // Notification is a decoded notification. Body is its typed body, a
 // pointer to the struct of its type (see DecodeBody): switch on it, or on
 // Type. For convenience the body is also in the one field of its kind

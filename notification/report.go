@@ -3,20 +3,11 @@ package notification
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 )
 
 // TypeReportAvailable is the X-Service-Type sent when a report's generation
 // ended (status REPORT_AVAILABLE, or REPORT_FAILED).
 const TypeReportAvailable = "report_available"
-
-// Report is the body of report_available.
-type Report struct {
-	Report    string    `json:"report"` // the report's id: GET /reports/{id}/download
-	Type      string    `json:"type"`   // PAYMENTS, REFUNDS, PAYOUTS, AUDIT_LOG, CONNECT
-	Status    string    `json:"status"` // REPORT_AVAILABLE or REPORT_FAILED
-	Timestamp time.Time `json:"timestamp"`
-}
 
 // ReportBody decodes the body of a report_available notification (n.Report
 // holds it too, when n came from Parse).
