@@ -89,14 +89,6 @@ type Filter struct {
 	After *paging.Position
 }
 
-// Offset is the number of aliases before the page.
-func (f Filter) Offset() int {
-	if f.Page < 1 {
-		return 0
-	}
-	return (f.Page - 1) * f.Limit
-}
-
 // Repository keeps alias orders and aliases. Reads that take a viewer
 // answer RESOURCE_NOT_FOUND for what the viewer may not see.
 type Repository interface {

@@ -34,9 +34,6 @@ type ListFilter struct {
 	After *paging.Position
 }
 
-// Offset is the number of channels before the page.
-func (f ListFilter) Offset() int { return max(f.Page-1, 0) * f.Limit }
-
 // The event log's subject type of deposits and its event types (also the
 // X-Service-Type of their notifications).
 const (

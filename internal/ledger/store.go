@@ -76,16 +76,3 @@ type TxFilter struct {
 	// cursor parameter); Page is then the number the cursor carried.
 	After *paging.Position
 }
-
-// Offset is the number of accounts before the page.
-func (f AccountFilter) Offset() int { return offset(f.Page, f.Limit) }
-
-// Offset is the number of transactions before the page.
-func (f TxFilter) Offset() int { return offset(f.Page, f.Limit) }
-
-func offset(page, limit int) int {
-	if page < 1 {
-		return 0
-	}
-	return (page - 1) * limit
-}

@@ -90,6 +90,3 @@ const (
 	DefaultPageLimit = 25
 	MaxPageLimit     = 100
 )
-
-// Offset is the number of mandates before the page.
-func (f ListFilter) Offset() int { return (f.Page - 1) * f.Limit }

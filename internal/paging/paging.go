@@ -36,3 +36,10 @@ const ExactTotalBound = 1000
 func Unpack[T any](p Page[T], err error) ([]T, int, error) {
 	return p.Items, p.Total, err
 }
+
+// Offset is the number of items before page number page (from 1) of a list
+// shown limit at a time: every list filter's Offset. A page below 1 is the
+// first.
+func Offset(page, limit int) int {
+	return max(page-1, 0) * limit
+}

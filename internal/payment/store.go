@@ -92,18 +92,9 @@ type ListFilter struct {
 // payment. It is every list's position (the cursor's content).
 type Position = paging.Position
 
-// Page is one page of a list.
-type Page struct {
-	Items []ListItem
-	// Total is the number of matches: exact up to ExactTotalBound; above
-	// it, Estimated is true and Total is extrapolated from the time the
-	// newest ExactTotalBound+1 matches span (see docs/decisions.md).
-	Total     int
-	Estimated bool
-	// Next is the position after the page's last item when more follow,
-	// nil on the last page.
-	Next *Position
-}
+// Page is one page of the payments list (paging.Page: its total, exact up
+// to ExactTotalBound, and the position of the next page).
+type Page = paging.Page[ListItem]
 
 // ListItem is a listed payment with the amounts the refund rule needs
 // beyond the payment itself, read in the same query.
@@ -124,6 +115,3 @@ const (
 	DefaultPageLimit = 25
 	MaxPageLimit     = 100
 )
-
-// Offset is the number of payments before the page.
-func (f ListFilter) Offset() int { return (f.Page - 1) * f.Limit }

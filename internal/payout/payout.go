@@ -112,14 +112,6 @@ type Filter struct {
 	After *paging.Position
 }
 
-// Offset is the number of payouts before the page.
-func (f Filter) Offset() int {
-	if f.Page < 1 {
-		return 0
-	}
-	return (f.Page - 1) * f.Limit
-}
-
 // Repository keeps payouts and their verifications.
 type Repository interface {
 	// Create inserts p and v (p's verification).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bankrail/bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // inboxEntries is the sandbox inbox over a querier (a transaction to write,
@@ -55,7 +56,7 @@ func (r inboxEntries) List(ctx context.Context, viewer string, page, limit int) 
 		SELECT i.id, i.customer_id, i.application_id, COALESCE(a.client_id, ''), i.notification_id, i.type, i.received_at,
 			i.headers, i.body, i.signature_valid, i.error
 		FROM sandbox_inbox i LEFT JOIN applications a ON a.id = i.application_id
-		WHERE `+cond+` ORDER BY i.received_at DESC, i.id DESC LIMIT $2 OFFSET $3`, viewer, limit, (page-1)*limit)
+		WHERE `+cond+` ORDER BY i.received_at DESC, i.id DESC LIMIT $2 OFFSET $3`, viewer, limit, paging.Offset(page, limit))
 	if err != nil {
 		return inbox.Page{}, translate(err, "list sandbox inbox")
 	}

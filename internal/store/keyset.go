@@ -206,7 +206,7 @@ func readPage[T any](ctx context.Context, s *Store, tx *sql.Tx, l keysetList, pa
 		}
 		offset := 0
 		if after == nil {
-			offset = max(page-1, 0) * limit
+			offset = paging.Offset(page, limit)
 			if !l.uncounted && !out.Estimated && out.Total <= offset {
 				return nil
 			}

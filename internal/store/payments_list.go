@@ -11,6 +11,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/internal/payment"
 )
 
@@ -43,7 +44,7 @@ func (r payments) ListPage(ctx context.Context, viewerCustomerID string, f payme
 		}
 		offset := 0
 		if f.After == nil {
-			offset = f.Offset()
+			offset = paging.Offset(f.Page, f.Limit)
 			if !page.Estimated && page.Total <= offset {
 				return nil
 			}
