@@ -2,8 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/internal/report"
+	"github.com/bankrail/bankrail/internal/webguard"
 )
 
 // reportTypes are the reports the form offers, with their labels.
@@ -179,22 +178,12 @@ func (h *reportPages) clientFor(ctx context.Context, customerID string) (string,
 }
 
 // downloadReport is GET /dashboard/reports/{id}/download: the CSV file,
-// streamed as GET /reports/{id}/download streams it.
+// streamed as GET /reports/{id}/download streams it (webguard.ServeReport).
 func (h *reportPages) downloadReport(w http.ResponseWriter, q *req) error {
 	rep, file, err := h.Reports.Open(q.ctx(), q.viewer(), q.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	defer file.Close()
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Hour))
-	hd := w.Header()
-	hd.Set("Content-Type", "text/csv; charset=utf-8")
-	hd.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.csv"`, strings.ToLower(string(rep.Type)), rep.ID))
-	hd.Set("Content-Length", fmt.Sprint(rep.Size))
-	hd.Set("Cache-Control", "private, no-store")
-	w.WriteHeader(http.StatusOK)
-	if _, err := io.Copy(w, file); err != nil {
-		h.Log.WarnContext(q.ctx(), "report download interrupted", "report", rep.ID, "err", err, "request_id", requestID(w))
-	}
+	webguard.ServeReport(q.ctx(), w, h.Log, requestID(w), rep, file)
 	return nil
 }

@@ -22,13 +22,11 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := ledger.AccountFilter{Currency: q.Get("currency")}
-	if f.Page, f.Limit, err = pageParams(q, ledger.DefaultPageLimit, ledger.MaxPageLimit); err != nil {
+	lp, err := readPaging(q, ledger.DefaultPageLimit, ledger.MaxPageLimit)
+	if err != nil {
 		return err
 	}
-	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
-		return err
-	}
+	f := ledger.AccountFilter{Currency: q.Get("currency"), Page: lp.Page, Limit: lp.Limit, After: lp.After}
 	if f.Currency != "" {
 		if _, ok := iso.CurrencyOf(f.Currency); !ok {
 			return errs.E(errs.InvalidQueryParam, "currency %q is not an ISO 4217 currency code.", f.Currency)
@@ -38,15 +36,7 @@ func (s *Server) listAccounts(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pg, err := s.Accounts.ListAccounts(r.Context(), principal(r).CustomerID, f)
-	if err != nil {
-		return err
-	}
-	out := make([]api.Account, 0, len(pg.Items))
-	for _, a := range pg.Items {
-		out = append(out, accountView(a))
-	}
-	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
-	return nil
+	return writeListOf(w, r, lp, pg, err, accountView)
 }
 
 // getAccount serves GET /accounts/{id}.
@@ -65,13 +55,11 @@ func (s *Server) listAccountTransactions(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	var f ledger.TxFilter
-	if f.Page, f.Limit, err = pageParams(q, ledger.DefaultPageLimit, ledger.MaxPageLimit); err != nil {
+	lp, err := readPaging(q, ledger.DefaultPageLimit, ledger.MaxPageLimit)
+	if err != nil {
 		return err
 	}
-	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
-		return err
-	}
+	f := ledger.TxFilter{Page: lp.Page, Limit: lp.Limit, After: lp.After}
 	if v := q.Get("type"); v != "" {
 		if f.Type = ledger.TxType(v); !validOf(f.Type, ledger.TxTypes) {
 			return errs.E(errs.InvalidQueryParam, "type %q is not a transaction type (e.g. GATEWAY_PAYMENT, REFUND).", v)
@@ -89,15 +77,7 @@ func (s *Server) listAccountTransactions(w http.ResponseWriter, r *http.Request)
 		return err
 	}
 	pg, err := s.Accounts.ListTransactions(r.Context(), principal(r).CustomerID, r.PathValue("id"), f)
-	if err != nil {
-		return err
-	}
-	out := make([]api.AccountTransaction, 0, len(pg.Items))
-	for _, t := range pg.Items {
-		out = append(out, transactionView(t))
-	}
-	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
-	return nil
+	return writeListOf(w, r, lp, pg, err, transactionView)
 }
 
 // getTransaction serves GET /transactions/{id}.

@@ -77,13 +77,11 @@ func (s *Server) listAliases(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var f alias.Filter
-	if f.Page, f.Limit, err = pageParams(q, ledger.DefaultPageLimit, ledger.MaxPageLimit); err != nil {
+	lp, err := readPaging(q, ledger.DefaultPageLimit, ledger.MaxPageLimit)
+	if err != nil {
 		return err
 	}
-	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
-		return err
-	}
+	f := alias.Filter{Page: lp.Page, Limit: lp.Limit, After: lp.After}
 	if f.OrderID, err = uuidParam(q, "orderId"); err != nil {
 		return err
 	}
@@ -91,15 +89,7 @@ func (s *Server) listAliases(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pg, err := s.Aliases.List(r.Context(), principal(r).CustomerID, f)
-	if err != nil {
-		return err
-	}
-	out := make([]api.AccountAlias, 0, len(pg.Items))
-	for _, a := range pg.Items {
-		out = append(out, aliasView(a))
-	}
-	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
-	return nil
+	return writeListOf(w, r, lp, pg, err, aliasView)
 }
 
 // getAlias serves GET /account-aliases/{id}.

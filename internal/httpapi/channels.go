@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"math"
 	"net/http"
 
 	"github.com/bankrail/bankrail/api"
@@ -51,25 +50,13 @@ func (s *Server) listChannels(w http.ResponseWriter, r *http.Request) error {
 	if f.CustomerID, err = uuidParam(q, "customerId"); err != nil {
 		return err
 	}
-	if f.Page, err = intParam(q.Get("page"), "page", 1, 1, math.MaxInt32); err != nil {
-		return err
-	}
-	if f.Limit, err = intParam(q.Get("limit"), "limit", channel.DefaultPageLimit, 1, channel.MaxPageLimit); err != nil {
-		return err
-	}
-	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
-		return err
-	}
-	pg, err := s.Channels.List(r.Context(), principal(r).CustomerID, f)
+	lp, err := readPaging(q, channel.DefaultPageLimit, channel.MaxPageLimit)
 	if err != nil {
 		return err
 	}
-	out := make([]api.Channel, 0, len(pg.Items))
-	for _, c := range pg.Items {
-		out = append(out, channelOf(c))
-	}
-	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
-	return nil
+	f.Page, f.Limit, f.After = lp.Page, lp.Limit, lp.After
+	pg, err := s.Channels.List(r.Context(), principal(r).CustomerID, f)
+	return writeListOf(w, r, lp, pg, err, channelOf)
 }
 
 // listChannelPayments serves GET /channels/{id}/payments: the contract's

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"math"
 	"net/http"
 
 	"github.com/bankrail/bankrail/api"
@@ -64,25 +63,13 @@ func (s *Server) listMandates(w http.ResponseWriter, r *http.Request) error {
 	if f.CustomerID, err = uuidParam(q, "customerId"); err != nil {
 		return err
 	}
-	if f.Page, err = intParam(q.Get("page"), "page", 1, 1, math.MaxInt32); err != nil {
-		return err
-	}
-	if f.Limit, err = intParam(q.Get("limit"), "limit", mandate.DefaultPageLimit, 1, mandate.MaxPageLimit); err != nil {
-		return err
-	}
-	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
-		return err
-	}
-	pg, err := s.Mandates.List(r.Context(), principal(r).CustomerID, f)
+	lp, err := readPaging(q, mandate.DefaultPageLimit, mandate.MaxPageLimit)
 	if err != nil {
 		return err
 	}
-	out := make([]api.Mandate, 0, len(pg.Items))
-	for _, m := range pg.Items {
-		out = append(out, s.mandateOf(m))
-	}
-	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
-	return nil
+	f.Page, f.Limit, f.After = lp.Page, lp.Limit, lp.After
+	pg, err := s.Mandates.List(r.Context(), principal(r).CustomerID, f)
+	return writeListOf(w, r, lp, pg, err, s.mandateOf)
 }
 
 // suspendMandate serves POST /mandates/{id}/suspend.

@@ -11,6 +11,7 @@ import (
 	"github.com/bankrail/bankrail/internal/auth"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // notificationOf renders a notification of the delivery log with its
@@ -74,15 +75,9 @@ func (s *Server) listNotifications(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	page, err := s.Notifications.List(r.Context(), viewer(r), f)
-	if err != nil {
-		return err
-	}
-	items := make([]api.Notification, 0, len(page.Items))
-	for _, n := range page.Items {
-		items = append(items, notificationOf(n, nil))
-	}
-	writeList(w, r, items, page.Page, page.Limit, page.TotalItems, page.Next)
-	return nil
+	return writeListOf(w, r, listPaging{Page: page.Page, Limit: page.Limit},
+		paging.Page[notify.Notification]{Items: page.Items, Total: page.TotalItems, Next: page.Next}, err,
+		func(n notify.Notification) api.Notification { return notificationOf(n, nil) })
 }
 
 // notificationFilter parses the query of GET /notifications.
@@ -111,10 +106,8 @@ func notificationFilter(r *http.Request) (notify.Filter, error) {
 			*dst = t
 		}
 	}
-	if f.Page, f.Limit, err = pageParams(q, notify.DefaultLimit, notify.MaxLimit); err != nil {
-		return f, err
-	}
-	f.Page, f.After, err = cursorParam(q, f.Page)
+	lp, err := readPaging(q, notify.DefaultLimit, notify.MaxLimit)
+	f.Page, f.Limit, f.After = lp.Page, lp.Limit, lp.After
 	return f, err
 }
 

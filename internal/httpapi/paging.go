@@ -15,25 +15,50 @@ import (
 	"github.com/bankrail/bankrail/internal/paging"
 )
 
-// writePage writes one page of a list: the items as JSON with the paging
-// headers every list answers with (page, limit, page-count, total-items).
-func writePage[T any](w http.ResponseWriter, items []T, page, limit, total int) {
-	h := w.Header()
-	h.Set("page", strconv.Itoa(page))
-	h.Set("limit", strconv.Itoa(limit))
-	h.Set("page-count", strconv.Itoa((total+limit-1)/limit))
-	h.Set("total-items", strconv.Itoa(total))
-	writeJSON(w, http.StatusOK, items)
+// listPaging is the paging of a list request: the page number (from 1),
+// the page size and, with a cursor, the position the page starts after.
+type listPaging struct {
+	Page, Limit int
+	After       *paging.Position
 }
 
-// writeList writes one page of a list with its paging headers and, when
-// next is set (a page follows), the next-cursor and Link headers of the
-// page after it.
-func writeList[T any](w http.ResponseWriter, r *http.Request, items []T, page, limit, total int, next *paging.Position) {
-	if next != nil {
-		writeNext(w, r, encodeCursor(page+1, *next))
+// readPaging reads the paging parameters every list takes: page and limit
+// (pageParams; limit def unless given, at most maxLimit) and the cursor,
+// which takes the place of page (cursorParam).
+func readPaging(q url.Values, def, maxLimit int) (listPaging, error) {
+	page, limit, err := pageParams(q, def, maxLimit)
+	if err != nil {
+		return listPaging{}, err
 	}
-	writePage(w, items, page, limit, total)
+	page, after, err := cursorParam(q, page)
+	if err != nil {
+		return listPaging{}, err
+	}
+	return listPaging{Page: page, Limit: limit, After: after}, nil
+}
+
+// writeListOf answers a list: pg, the page the service read with lp (or
+// its error err), each item through view, as JSON with the paging headers
+// every list answers with (page, limit, page-count, total-items) and, when
+// a page follows, the next-cursor and Link headers of the page after it.
+func writeListOf[T, V any](w http.ResponseWriter, r *http.Request, lp listPaging, pg paging.Page[T], err error, view func(T) V) error {
+	if err != nil {
+		return err
+	}
+	out := make([]V, 0, len(pg.Items))
+	for _, it := range pg.Items {
+		out = append(out, view(it))
+	}
+	if pg.Next != nil {
+		writeNext(w, r, encodeCursor(lp.Page+1, *pg.Next))
+	}
+	h := w.Header()
+	h.Set("page", strconv.Itoa(lp.Page))
+	h.Set("limit", strconv.Itoa(lp.Limit))
+	h.Set("page-count", strconv.Itoa((pg.Total+lp.Limit-1)/lp.Limit))
+	h.Set("total-items", strconv.Itoa(pg.Total))
+	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
 // A cursor is a position in a list's order (createdAt, then id) and the

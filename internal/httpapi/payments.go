@@ -151,19 +151,13 @@ func (s *Server) listPayments(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	page, err := s.Payments.ListPage(r.Context(), principal(r).CustomerID, f)
-	if err != nil {
-		return err
-	}
-	out := make([]api.PaymentDetails, 0, len(page.Items))
-	for _, it := range page.Items {
+	return writeListOf(w, r, listPaging{Page: f.Page, Limit: f.Limit}, page, err, func(it payment.ListItem) api.PaymentDetails {
 		d := s.detailsOf(it.Payment)
 		if s.Refunds != nil { // as getPayment: the whole rule where refunds exist
 			d.RefundAvailable, d.RefundNotAvailableCode, d.RefundNotAvailableReason = it.Refund.Available, it.Refund.Code, it.Refund.Reason
 		}
-		out = append(out, d)
-	}
-	writeList(w, r, out, f.Page, f.Limit, page.Total, page.Next)
-	return nil
+		return d
+	})
 }
 
 // parseListFilter reads the query of GET /payments.
@@ -172,14 +166,12 @@ func parseListFilter(r *http.Request) (payment.ListFilter, error) {
 	if err != nil {
 		return payment.ListFilter{}, err
 	}
-	f := payment.ListFilter{Page: 1, Limit: payment.DefaultPageLimit, Currency: q.Get("currency"),
+	lp, err := readPaging(q, payment.DefaultPageLimit, payment.MaxPageLimit)
+	if err != nil {
+		return payment.ListFilter{}, err
+	}
+	f := payment.ListFilter{Page: lp.Page, Limit: lp.Limit, After: lp.After, Currency: q.Get("currency"),
 		InternalReference: q.Get("internalReference"), PaymentReference: q.Get("paymentReference")}
-	if f.Page, f.Limit, err = pageParams(q, payment.DefaultPageLimit, payment.MaxPageLimit); err != nil {
-		return f, err
-	}
-	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil { // the page after the cursor's position
-		return f, err
-	}
 	if st := q.Get("status"); st != "" {
 		if f.Status = payment.Status(st); !f.Status.Valid() {
 			return f, errs.E(errs.InvalidQueryParam, "status %q is not a payment status (e.g. NEW_PAYMENT, COMPLETED).", st)

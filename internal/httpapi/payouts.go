@@ -87,13 +87,11 @@ func (s *Server) listPayouts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var f payout.Filter
-	if f.Page, f.Limit, err = pageParams(q, ledger.DefaultPageLimit, ledger.MaxPageLimit); err != nil {
+	lp, err := readPaging(q, ledger.DefaultPageLimit, ledger.MaxPageLimit)
+	if err != nil {
 		return err
 	}
-	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
-		return err
-	}
+	f := payout.Filter{Page: lp.Page, Limit: lp.Limit, After: lp.After}
 	if f.AccountID, err = uuidParam(q, "accountId"); err != nil {
 		return err
 	}
@@ -109,15 +107,7 @@ func (s *Server) listPayouts(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pg, err := s.Payouts.List(r.Context(), principal(r).CustomerID, f)
-	if err != nil {
-		return err
-	}
-	out := make([]api.Payout, 0, len(pg.Items))
-	for _, p := range pg.Items {
-		out = append(out, payoutView(p))
-	}
-	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
-	return nil
+	return writeListOf(w, r, lp, pg, err, payoutView)
 }
 
 // payoutView is the wire form of a payout.

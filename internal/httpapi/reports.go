@@ -1,15 +1,11 @@
 package httpapi
 
 import (
-	"fmt"
-	"io"
-	"math"
 	"net/http"
-	"strings"
-	"time"
 
 	"github.com/bankrail/bankrail/api"
 	"github.com/bankrail/bankrail/internal/report"
+	"github.com/bankrail/bankrail/internal/webguard"
 	"github.com/bankrail/bankrail/internal/wire"
 )
 
@@ -90,29 +86,16 @@ func (s *Server) listReports(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	f := report.ListFilter{}
-	if f.Page, err = intParam(q.Get("page"), "page", 1, 1, math.MaxInt32); err != nil {
+	lp, err := readPaging(q, report.DefaultPageLimit, report.MaxPageLimit)
+	if err != nil {
 		return err
 	}
-	if f.Limit, err = intParam(q.Get("limit"), "limit", report.DefaultPageLimit, 1, report.MaxPageLimit); err != nil {
-		return err
-	}
-	if f.Page, f.After, err = cursorParam(q, f.Page); err != nil {
-		return err
-	}
+	f := report.ListFilter{Page: lp.Page, Limit: lp.Limit, After: lp.After}
 	if f.CustomerID, err = uuidParam(q, "customerId"); err != nil {
 		return err
 	}
 	pg, err := s.Reports.List(r.Context(), principal(r).CustomerID, f)
-	if err != nil {
-		return err
-	}
-	out := make([]api.Report, 0, len(pg.Items))
-	for _, it := range pg.Items {
-		out = append(out, reportView(it))
-	}
-	writeList(w, r, out, f.Page, f.Limit, pg.Total, pg.Next)
-	return nil
+	return writeListOf(w, r, lp, pg, err, reportView)
 }
 
 // getReport serves GET /reports/{id}, for polling.
@@ -125,29 +108,13 @@ func (s *Server) getReport(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// downloadTimeout bounds how long one download may take (the server's
-// write timeout is meant for JSON answers, not files of hundreds of MB).
-const downloadTimeout = time.Hour
-
 // downloadReport serves GET /reports/{id}/download: the CSV file streamed
-// from the database, decompressed on the way, never whole in memory.
+// from the database (webguard.ServeReport, as the dashboard serves it).
 func (s *Server) downloadReport(w http.ResponseWriter, r *http.Request) error {
 	rep, file, err := s.Reports.Open(r.Context(), principal(r).CustomerID, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	defer file.Close()
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(downloadTimeout))
-	h := w.Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-%s.csv"`, strings.ToLower(string(rep.Type)), rep.ID))
-	h.Set("Content-Length", fmt.Sprint(rep.Size))
-	h.Set("Cache-Control", "private, no-store")
-	w.WriteHeader(http.StatusOK)
-	if _, err := io.Copy(w, file); err != nil {
-		// The status is sent: the client sees a short file (Content-Length); log it.
-		s.log.WarnContext(r.Context(), "report download interrupted", "report", rep.ID, "err", err,
-			"request_id", requestIDFrom(r.Context()))
-	}
+	webguard.ServeReport(r.Context(), w, s.log, requestIDFrom(r.Context()), rep, file)
 	return nil
 }

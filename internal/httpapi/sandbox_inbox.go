@@ -8,6 +8,7 @@ import (
 	"github.com/bankrail/bankrail/api"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/inbox"
+	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/notification"
 )
 
@@ -45,15 +46,8 @@ func (s *Server) listSandboxInbox(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	p, err := s.Inbox.List(r.Context(), viewer(r), page, limit)
-	if err != nil {
-		return err
-	}
-	items := make([]api.SandboxInboxEntry, 0, len(p.Items))
-	for _, e := range p.Items {
-		items = append(items, inboxEntryOf(e))
-	}
-	writePage(w, items, p.Page, p.Limit, p.TotalItems)
-	return nil
+	return writeListOf(w, r, listPaging{Page: p.Page, Limit: p.Limit}, // no cursor: the inbox keeps 1,000
+		paging.Page[inbox.Entry]{Items: p.Items, Total: p.TotalItems}, err, inboxEntryOf)
 }
 
 // inboxEntryOf renders one inbox entry.

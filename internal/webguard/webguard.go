@@ -1,7 +1,8 @@
 // Package webguard is what the two HTTP adapters of bankrail, the API
 // (internal/httpapi) and the web console (internal/dashboard), do alike
 // around a signed-in person's request: the client address sign-ins are
-// throttled and audited by, and the pending audit entry of a change. Each
+// throttled and audited by, the pending audit entry of a change, and the
+// download of a report's file (report.go). Each
 // adapter keeps its own way of finding the principal (a bearer token, a
 // session cookie) and of answering a refusal (JSON, an HTML page).
 package webguard
