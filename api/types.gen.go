@@ -2260,7 +2260,9 @@ type AccountTransaction struct {
 	AccountID string `json:"accountId"`
 
 	// Amount minor units
-	Amount       int64                          `json:"amount"`
+	Amount int64 `json:"amount"`
+
+	// Counterparty The other side of a transaction.
 	Counterparty AccountTransactionCounterparty `json:"counterparty"`
 	CreatedAt    time.Time                      `json:"createdAt"`
 
@@ -2277,14 +2279,14 @@ type AccountTransaction struct {
 	UpdatedAt time.Time                `json:"updatedAt"`
 }
 
-// AccountTransactionCounterparty defines model for AccountTransaction.counterparty.
+// AccountTransactionOperation defines model for AccountTransaction.Operation.
+type AccountTransactionOperation string
+
+// AccountTransactionCounterparty The other side of a transaction.
 type AccountTransactionCounterparty struct {
 	IBAN string `json:"iban"`
 	Name string `json:"name"`
 }
-
-// AccountTransactionOperation defines model for AccountTransaction.Operation.
-type AccountTransactionOperation string
 
 // AccountTransactionStatus defines model for AccountTransactionStatus.
 type AccountTransactionStatus string
@@ -2331,16 +2333,14 @@ type AliasOrderRequest struct {
 
 // Amendment A request to change a mandate's terms, answered by the payer.
 type Amendment struct {
-	// ApprovalURL sandbox: the mock bank's page where the payer answers, while AWAITING_APPROVAL; else null
-	ApprovalURL *string            `json:"approvalUrl"`
-	Changes     AmendmentChanges   `json:"changes"`
-	CreatedAt   time.Time          `json:"createdAt"`
-	ID          string             `json:"id"`
-	Initiator   AmendmentInitiator `json:"initiator"`
-	MandateID   string             `json:"mandateId"`
-	Status      AmendmentState     `json:"status"`
-	Track       AmendmentTrack     `json:"track"`
-	UpdatedAt   time.Time          `json:"updatedAt"`
+	Changes   AmendmentChanges   `json:"changes"`
+	CreatedAt time.Time          `json:"createdAt"`
+	ID        string             `json:"id"`
+	Initiator AmendmentInitiator `json:"initiator"`
+	MandateID string             `json:"mandateId"`
+	Status    AmendmentState     `json:"status"`
+	Track     AmendmentTrack     `json:"track"`
+	UpdatedAt time.Time          `json:"updatedAt"`
 }
 
 // AmendmentValidity defines model for Amendment.changes.validity.
@@ -2405,7 +2405,7 @@ type AuditLogReportRequest struct {
 	StartDate ReportDate `json:"startDate"`
 }
 
-// Bank defines model for Bank.
+// Bank A bank of the registry (GET /banks): the payer's bank of the payment details record, and what it takes.
 type Bank struct {
 	Active     bool    `json:"active"`
 	BIC        string  `json:"bic"`
@@ -2705,6 +2705,12 @@ type Health struct {
 
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
+
+// IBANIdentifier An account named by its IBAN, as the contract's payment record shows the payer's and the sender's.
+type IBANIdentifier struct {
+	// IBAN Examples: DE89370400440532013000
+	IBAN *string `json:"iban,omitempty"`
+}
 
 // JWK One public key that verifies access tokens.
 type JWK struct {
@@ -3157,6 +3163,25 @@ type Payer struct {
 	Reference          *string             `json:"reference,omitempty"`
 }
 
+// PayerBank The payer's bank in the payment details record, in the contract's shape (GET /banks tells more).
+type PayerBank struct {
+	Active     bool    `json:"active"`
+	BranchName string  `json:"branchName"`
+	Country    Country `json:"country"`
+
+	// Icon square SVG served by bankrail: {base}/banks/{id}/icon.svg
+	Icon string `json:"icon"`
+
+	// ID stable for ever
+	ID string `json:"id"`
+
+	// Logo SVG served by bankrail: {base}/banks/{id}/logo.svg
+	Logo            string `json:"logo"`
+	Name            string `json:"name"`
+	OfficialName    string `json:"officialName"`
+	ShortBranchName string `json:"shortBranchName"`
+}
+
 // Payment The Global payment record (answer of POST /payments).
 type Payment struct {
 	Amount            int64         `json:"amount"`
@@ -3169,10 +3194,12 @@ type Payment struct {
 	InternalReference *string       `json:"internalReference,omitempty"`
 
 	// MandateID the mandate the payment was made against; null for none
-	MandateID             *string               `json:"mandateId"`
-	OpenBankingEU         *PaymentOpenBankingEU `json:"openBankingEU,omitempty"`
-	OpenBankingUK         *PaymentOpenBankingUK `json:"openBankingUK,omitempty"`
-	Payer                 *Payer                `json:"payer,omitempty"`
+	MandateID     *string               `json:"mandateId"`
+	OpenBankingEU *PaymentOpenBankingEU `json:"openBankingEU,omitempty"`
+	OpenBankingUK *PaymentOpenBankingUK `json:"openBankingUK,omitempty"`
+
+	// Payer the payer as given
+	Payer                 *PaymentPayer         `json:"payer,omitempty"`
 	PaymentInitiationFlow PaymentInitiationFlow `json:"paymentInitiationFlow"`
 
 	// PaymentReference the reference given, or the one made up
@@ -3190,14 +3217,14 @@ type Payment struct {
 
 // PaymentOpenBankingEU defines model for Payment.openBankingEU.
 type PaymentOpenBankingEU struct {
-	AccountIdentifiers *AccountIdentifiers `json:"accountIdentifiers,omitempty"`
-	InstitutionID      *string             `json:"institutionId,omitempty"`
+	// AccountIdentifiers An account named by its IBAN, as the contract's payment record shows the payer's and the sender's.
+	AccountIdentifiers *IBANIdentifier `json:"accountIdentifiers,omitempty"`
+	InstitutionID      *string         `json:"institutionId,omitempty"`
 
 	// Provider the bank's name
-	Provider            *string     `json:"provider,omitempty"`
-	StatementDescriptor *string     `json:"statementDescriptor,omitempty"`
-	Type                PaymentType `json:"type"`
-	ValidityPeriod      *int64      `json:"validityPeriod,omitempty"`
+	Provider       *string     `json:"provider,omitempty"`
+	Type           PaymentType `json:"type"`
+	ValidityPeriod *int64      `json:"validityPeriod,omitempty"`
 }
 
 // PaymentOpenBankingUK defines model for Payment.openBankingUK.
@@ -3205,6 +3232,17 @@ type PaymentOpenBankingUK struct {
 	InstitutionID *string     `json:"institutionId,omitempty"`
 	Provider      *string     `json:"provider,omitempty"`
 	Type          PaymentType `json:"type"`
+}
+
+// PaymentPayer the payer as given
+type PaymentPayer struct {
+	// AccountIdentifiers An account named by its IBAN, as the contract's payment record shows the payer's and the sender's.
+	AccountIdentifiers *IBANIdentifier `json:"accountIdentifiers,omitempty"`
+	Email              *string         `json:"email,omitempty"`
+	FirstName          *string         `json:"firstName,omitempty"`
+	LastName           *string         `json:"lastName,omitempty"`
+	OrganisationName   *string         `json:"organisationName,omitempty"`
+	Reference          *string         `json:"reference,omitempty"`
 }
 
 // PaymentRedirect defines model for Payment.paymentInitiationFlow.details.redirect.
@@ -3239,8 +3277,9 @@ type PaymentInitiationFlow struct {
 
 // PaymentSender defines model for Payment.sender.
 type PaymentSender struct {
-	AccountIdentifiers AccountIdentifiers `json:"accountIdentifiers"`
-	Name               string             `json:"name"`
+	// AccountIdentifiers An account named by its IBAN, as the contract's payment record shows the payer's and the sender's.
+	AccountIdentifiers IBANIdentifier `json:"accountIdentifiers"`
+	Name               string         `json:"name"`
 }
 
 // PaymentCreateRequest Unknown fields are ignored. Every failing field is reported at once (422). `beneficiary` is required
@@ -3368,7 +3407,7 @@ type PaymentDetails struct {
 	Amount  int64            `json:"amount"`
 
 	// Bank the payer's bank (institutionId), null until one is chosen
-	Bank        *Bank                     `json:"bank"`
+	Bank        *PayerBank                `json:"bank"`
 	Beneficiary PaymentDetailsBeneficiary `json:"beneficiary"`
 	CreatedAt   time.Time                 `json:"createdAt"`
 	Currency    Currency                  `json:"currency"`
@@ -3412,7 +3451,6 @@ type ReceivingAccount struct {
 	IBAN          string    `json:"iban"`
 	ID            string    `json:"id"`
 	Nickname      string    `json:"nickname"`
-	SortCode      *string   `json:"sortCode,omitempty"`
 	SwiftBIC      string    `json:"swiftBic"`
 }
 
@@ -3431,7 +3469,6 @@ type PaymentDetailsBeneficiary struct {
 	Country                *Country                `json:"country"`
 	CustomerID             string                  `json:"customerId"`
 	ID                     string                  `json:"id"`
-	Name                   string                  `json:"name"`
 }
 
 // ServiceConnect defines model for PaymentDetails.sender.serviceConnect.
@@ -3479,7 +3516,7 @@ type PaymentsReportRequest struct {
 	StartDate ReportDate `json:"startDate"`
 }
 
-// Payout A payout; also its account's PAYOUT transaction (same id, GET /transactions/{id}).
+// Payout A payout: its account's PAYOUT transaction (same id, GET /transactions/{id}) with its fields (`operation` OUTGOING, `reference` the paymentReference, `counterparty` the beneficiary's name and IBAN, empty for a UK account), plus `beneficiary`, `paymentReference`, `internalReference` and `accountHolderVerificationId`. `type` and `status` are the payout's own (`type` SETTLEMENT for a settlement, the status CREATED while held for its verification).
 type Payout struct {
 	AccountHolderVerificationID string `json:"accountHolderVerificationId"`
 	AccountID                   string `json:"accountId"`
@@ -3487,13 +3524,20 @@ type Payout struct {
 	// Amount minor units
 	Amount      int64             `json:"amount"`
 	Beneficiary PayoutBeneficiary `json:"beneficiary"`
-	CreatedAt   time.Time         `json:"createdAt"`
+
+	// Counterparty The other side of a transaction.
+	Counterparty AccountTransactionCounterparty `json:"counterparty"`
+	CreatedAt    time.Time                      `json:"createdAt"`
 
 	// Currency ISO 4217
-	Currency          string  `json:"currency"`
-	ID                string  `json:"id"`
-	InternalReference *string `json:"internalReference,omitempty"`
-	PaymentReference  string  `json:"paymentReference"`
+	Currency          string                      `json:"currency"`
+	ID                string                      `json:"id"`
+	InternalReference *string                     `json:"internalReference,omitempty"`
+	Operation         AccountTransactionOperation `json:"operation"`
+	PaymentReference  string                      `json:"paymentReference"`
+
+	// Reference the paymentReference, as on the account transaction
+	Reference string `json:"reference"`
 
 	// SettledPayments SETTLEMENT payouts only (absent on a PAYOUT): the RECEIVED payments it moved to SETTLED, oldest first, each with its amount; empty until it completes (a FAILED or REJECTED one settles nothing). An extension of bankrail's (docs/decisions.md).
 	SettledPayments *[]SettledPayment `json:"settledPayments,omitempty"`

@@ -16,7 +16,7 @@ import (
 
 // helperMethods are the exported methods of *Client that are not an
 // operation (nor the iterator of a paged operation).
-var helperMethods = []string{"BaseURL", "AdvanceSandboxClockBy"}
+var helperMethods = []string{"BaseURL", "AdvanceSandboxClockBy", "AmendmentApprovalURL"}
 
 // methodName is the SDK method of an operationId: the same name with an
 // upper-case first letter (createPayment is CreatePayment).

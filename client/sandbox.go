@@ -75,6 +75,18 @@ func (c *Client) ApproveSandboxAmendment(ctx context.Context, id string) (*api.A
 	return decode[api.Amendment](ctx, c, call{op: opApproveSandboxAmendment, path: []string{id}})
 }
 
+// AmendmentApprovalURL is the mock bank's page where the payer answers
+// amendment id (sandbox), named by the Link header (rel="approval") of
+// GET /amendments/{id}: the amendment record, the contract's, has no field
+// for it. It is "" once the amendment is answered.
+func (c *Client) AmendmentApprovalURL(ctx context.Context, id string) (string, error) {
+	a, err := c.exchange(ctx, call{op: opGetAmendment, path: []string{id}})
+	if err != nil {
+		return "", err
+	}
+	return api.LinkTarget(a.header, "approval"), nil
+}
+
 // DeclineSandboxAmendment plays the payer's refusal of an amendment.
 func (c *Client) DeclineSandboxAmendment(ctx context.Context, id string) (*api.Amendment, error) {
 	return decode[api.Amendment](ctx, c, call{op: opDeclineSandboxAmendment, path: []string{id}})

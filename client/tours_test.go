@@ -44,8 +44,14 @@ func mandateTour(t *testing.T, c *client.Client) {
 	if g := must(c.GetAmendment(ctx, a1.ID)); g.Status.Status != api.AmendmentStatusAWAITINGAPPROVAL {
 		t.Errorf("amendment %+v", g.Status)
 	}
+	if u := must(c.AmendmentApprovalURL(ctx, a1.ID)); !strings.Contains(u, "/mock-banks/amendments/"+a1.ID+"?token=") {
+		t.Errorf("approval page %q", u)
+	}
 	if ap := must(c.ApproveSandboxAmendment(ctx, a1.ID)); ap.Status.Status != api.AmendmentStatusAPPROVED {
 		t.Errorf("approved %+v", ap.Status)
+	}
+	if u := must(c.AmendmentApprovalURL(ctx, a1.ID)); u != "" {
+		t.Errorf("an answered amendment's approval page %q", u)
 	}
 	if d := must(c.DeclineSandboxAmendment(ctx, amend("2029-01-01 00:00:00").ID)); d.Status.Status != api.AmendmentStatusDECLINED {
 		t.Errorf("declined %+v", d.Status)

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/bankrail/bankrail/api"
 	"github.com/bankrail/bankrail/internal/apptest"
 	"github.com/bankrail/bankrail/internal/browsertest"
 )
@@ -22,7 +23,7 @@ import (
 var v1 = map[string]string{"X-Service-Api-Version": "1"}
 
 // call makes an API call that must answer want and decodes its body into out.
-func call(t *testing.T, env *apptest.Env, token, method, path string, body, out any, want int) {
+func call(t *testing.T, env *apptest.Env, token, method, path string, body, out any, want int) http.Header {
 	t.Helper()
 	resp := env.Do(t, apptest.Request{Method: method, Path: path, Token: token, Header: v1, Body: body})
 	if resp.Status != want {
@@ -31,6 +32,7 @@ func call(t *testing.T, env *apptest.Env, token, method, path string, body, out 
 	if out != nil {
 		resp.JSON(t, out)
 	}
+	return resp.Header
 }
 
 // text reads the visible text of sel.
@@ -143,12 +145,12 @@ func TestBrowserMandateAndAmendmentPages(t *testing.T) {
 
 				var a struct {
 					ID          string `json:"id"`
-					ApprovalURL string `json:"approvalUrl"`
+					ApprovalURL string `json:"-"` // the Link header's rel="approval"
 				}
-				call(t, env, token, "POST", "/mandates/"+m.ID+"/amendments", map[string]any{
+				a.ApprovalURL = api.LinkTarget(call(t, env, token, "POST", "/mandates/"+m.ID+"/amendments", map[string]any{
 					"validity": map[string]any{"to": "2028-01-01 00:00:00"},
 					"payTo":    map[string]any{"limits": map[string]any{"payment": map[string]any{"amount": 7500}}},
-				}, &a, 201)
+				}, &a, 201), "approval")
 				browsertest.Open(t, ctx, "open the amendment link", a.ApprovalURL, browsertest.Page("amendment")+` button[value="approve"]`)
 				if got := text(t, ctx, `[data-term="Most per payment"]`); got != "AUD 75.00" {
 					t.Fatalf("proposed limit: %q", got)
@@ -175,8 +177,8 @@ func TestBrowserMandateAndAmendmentPages(t *testing.T) {
 				}
 				noticed(t, rc, "mandate_amended", "APPROVED")
 
-				call(t, env, token, "POST", "/mandates/"+m.ID+"/amendments", map[string]any{
-					"payTo": map[string]any{"limits": map[string]any{"payment": map[string]any{"amount": 100}}}}, &a, 201)
+				a.ApprovalURL = api.LinkTarget(call(t, env, token, "POST", "/mandates/"+m.ID+"/amendments", map[string]any{
+					"payTo": map[string]any{"limits": map[string]any{"payment": map[string]any{"amount": 100}}}}, &a, 201), "approval")
 				browsertest.Open(t, ctx, "open the second amendment link", a.ApprovalURL, browsertest.Page("amendment")+` button[value="decline"]`)
 				browsertest.Follow(t, ctx, "decline", browsertest.Page("amendment")+" .outcome", chromedp.Click(`button[value="decline"]`, chromedp.NodeVisible))
 				if got := text(t, ctx, "h1"); got != "Change declined" {
@@ -186,8 +188,8 @@ func TestBrowserMandateAndAmendmentPages(t *testing.T) {
 				noticed(t, rc, "mandate_amendment_declined", "DECLINED")
 
 				// A recalled amendment's link is gone (404 page).
-				call(t, env, token, "POST", "/mandates/"+m.ID+"/amendments", map[string]any{
-					"validity": map[string]any{"to": "2029-01-01 00:00:00"}}, &a, 201)
+				a.ApprovalURL = api.LinkTarget(call(t, env, token, "POST", "/mandates/"+m.ID+"/amendments", map[string]any{
+					"validity": map[string]any{"to": "2029-01-01 00:00:00"}}, &a, 201), "approval")
 				call(t, env, token, "POST", "/amendments/"+a.ID+"/recall", nil, nil, 204)
 				resp, err := http.Get(a.ApprovalURL)
 				if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankrail/bankrail/api"
 	"github.com/bankrail/bankrail/internal/apptest"
 )
 
@@ -77,9 +78,10 @@ func TestAmendmentPageAfterAbandonment(t *testing.T) {
 		Body: map[string]any{"validity": map[string]any{"to": "2030-01-01 00:00:00"}}})
 	var a struct {
 		ID          string `json:"id"`
-		ApprovalURL string `json:"approvalUrl"`
+		ApprovalURL string `json:"-"` // the Link header's rel="approval"
 	}
 	resp.JSON(t, &a)
+	a.ApprovalURL = api.LinkTarget(resp.Header, "approval")
 	pr.get(a.ApprovalURL).must(t, http.StatusOK, "Approve a change to your agreement", "<s>no end</s>", "2030-01-01 00:00:00")
 	env.Clock.Advance(5 * 24 * time.Hour)
 	pr.post("/mock-banks/amendments/"+a.ID, url.Values{"token": {tokenOf(t, a.ApprovalURL)}, "answer": {"approve"}}).

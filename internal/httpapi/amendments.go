@@ -20,7 +20,8 @@ func (s *Server) createAmendment(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Location", "/amendments/"+a.ID)
-	writeJSON(w, http.StatusCreated, s.amendmentOf(a))
+	s.linkApproval(w, a)
+	writeJSON(w, http.StatusCreated, amendmentOf(a))
 	return nil
 }
 
@@ -30,7 +31,8 @@ func (s *Server) getAmendment(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.amendmentOf(a))
+	s.linkApproval(w, a)
+	writeJSON(w, http.StatusOK, amendmentOf(a))
 	return nil
 }
 
@@ -43,8 +45,17 @@ func (s *Server) recallAmendment(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// amendmentOf is the wire record of a.
-func (s *Server) amendmentOf(a mandate.Amendment) api.Amendment {
+// linkApproval names, in the sandbox while a awaits the payer, the mock
+// bank's page where the payer answers it: `Link: <url>; rel="approval"`.
+// The contract's amendment has no field for a link (docs/decisions.md).
+func (s *Server) linkApproval(w http.ResponseWriter, a mandate.Amendment) {
+	if a.Open() && s.Sandbox != nil {
+		w.Header().Add("Link", "<"+s.Mandates.ApprovalURL(a)+`>; rel="approval"`)
+	}
+}
+
+// amendmentOf is the wire record of a: the contract's fields only.
+func amendmentOf(a mandate.Amendment) api.Amendment {
 	out := api.Amendment{ID: a.ID, MandateID: a.MandateID, Track: api.AmendmentTrack(a.Track),
 		Initiator: api.AmendmentInitiator(a.Initiator), Status: api.AmendmentState{Status: api.AmendmentStatus(a.Status)},
 		CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
@@ -65,10 +76,6 @@ func (s *Server) amendmentOf(a mandate.Amendment) api.Amendment {
 	}
 	if c.PaymentLimit != nil {
 		out.Changes.PayTo = wire.PayTo(*c.PaymentLimit)
-	}
-	if a.Open() && s.Sandbox != nil {
-		u := s.Mandates.ApprovalURL(a)
-		out.ApprovalURL = &u
 	}
 	return out
 }

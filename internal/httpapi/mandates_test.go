@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bankrail/bankrail/api"
 	"github.com/bankrail/bankrail/internal/apptest"
 	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/store"
@@ -51,8 +52,10 @@ type amendmentRecord struct {
 			Code   string `json:"code"`
 		} `json:"details"`
 	} `json:"status"`
-	Changes     json.RawMessage `json:"changes"`
-	ApprovalURL *string         `json:"approvalUrl"`
+	Changes json.RawMessage `json:"changes"`
+	// ApprovalURL is the payer's page named by the answer's Link header
+	// (rel="approval"), not a field of the record; empty without one.
+	ApprovalURL string `json:"-"`
 }
 
 // payToBody is a valid PAYTO mandate request valid for a year from the
@@ -123,6 +126,7 @@ func mustAmend(t *testing.T, env *apptest.Env, token, id string, body any) amend
 	}
 	var a amendmentRecord
 	resp.JSON(t, &a)
+	a.ApprovalURL = api.LinkTarget(resp.Header, "approval")
 	if resp.Header.Get("Location") != "/amendments/"+a.ID {
 		t.Fatalf("Location %q", resp.Header.Get("Location"))
 	}
@@ -363,9 +367,12 @@ func TestAmendmentRules(t *testing.T) {
 		mandateCall(t, env, token, "POST", "/mandates/"+vrp.ID+"/suspend", nil, 200)
 		first := mustAmend(t, env, token, vrp.ID, map[string]any{"validity": map[string]any{"from": "2026-06-02 00:00:00", "to": "2028-01-01 00:00:00"}})
 		if first.Status.Status != "AWAITING_APPROVAL" || first.Status.Details != nil || first.Track != "BILATERAL" || first.Initiator != "CUSTOMER" ||
-			first.MandateID != vrp.ID || first.ApprovalURL == nil ||
+			first.MandateID != vrp.ID || !strings.Contains(first.ApprovalURL, "/mock-banks/amendments/"+first.ID+"?token=") ||
 			string(first.Changes) != `{"validity":{"from":"2026-06-02 00:00:00","to":"2028-01-01 00:00:00"}}` {
 			t.Fatalf("amendment %+v %s", first, first.Changes)
+		}
+		if got := api.LinkTarget(getAmendment(t, env, token, first.ID).Header, "approval"); got != first.ApprovalURL {
+			t.Fatalf("GET /amendments/{id} names the payer's page %q, the 201 %q", got, first.ApprovalURL)
 		}
 		// One open amendment per mandate; the state is checked before the body.
 		amend(t, env, token, vrp.ID, map[string]any{"validity": map[string]any{"to": "2029-01-01 00:00:00"}}).Error(t, 409, "CONFLICT")
@@ -415,8 +422,8 @@ func TestAmendmentAnswers(t *testing.T) {
 		var approved amendmentRecord
 		resp.JSON(t, &approved)
 		if resp.Status != 200 || approved.Status.Status != "APPROVED" || approved.Status.Details == nil ||
-			approved.Status.Details.Code != "APPROVED_BY_PAYER" || approved.ApprovalURL != nil {
-			t.Fatalf("approved %d %s", resp.Status, resp.Body)
+			approved.Status.Details.Code != "APPROVED_BY_PAYER" || api.LinkTarget(resp.Header, "approval") != "" {
+			t.Fatalf("approved %d %s %v", resp.Status, resp.Body, resp.Header)
 		}
 		after := mandateCall(t, env, token, "GET", "/mandates/"+m.ID, nil, 200)
 		if after.PayTo.Limits.Payment.Amount != 7500 || *after.Validity.To != "2028-01-01 00:00:00" || after.Validity.From != m.Validity.From || after.Status != "ACTIVE" {

@@ -33,7 +33,7 @@ func (s *Server) recordOf(p payment.Payment) api.Payment {
 		fill(&rec, p, provider)
 	}
 	if p.Sender != nil {
-		rec.Sender = &api.PaymentSender{Name: p.Sender.Name, AccountIdentifiers: api.AccountIdentifiers{IBAN: opt(p.Sender.IBAN)}}
+		rec.Sender = &api.PaymentSender{Name: p.Sender.Name, AccountIdentifiers: api.IBANIdentifier{IBAN: opt(p.Sender.IBAN)}}
 	}
 	redirect := s.Payments.RedirectOf(p)
 	rec.PaymentInitiationFlow = api.PaymentInitiationFlow{Status: api.FlowStatus(p.Status.Flow()),
@@ -49,8 +49,8 @@ var schemeRecords = map[bank.PaymentSystem]func(rec *api.Payment, p payment.Paym
 	bank.OpenBankingEU: func(rec *api.Payment, p payment.Payment, provider string) {
 		if eu := p.Request.OpenBankingEU; eu != nil {
 			rec.OpenBankingEU = &api.PaymentOpenBankingEU{Type: api.PaymentType(p.Type()), InstitutionID: opt(p.Scheme().InstitutionID),
-				Provider: opt(provider), StatementDescriptor: opt(eu.StatementDescriptor), ValidityPeriod: eu.ValidityPeriod,
-				AccountIdentifiers: identifiersWire(eu.AccountIdentifiers)}
+				Provider: opt(provider), ValidityPeriod: eu.ValidityPeriod,
+				AccountIdentifiers: ibanWire(eu.AccountIdentifiers)}
 		}
 	},
 	bank.OpenBankingUK: func(rec *api.Payment, p payment.Payment, provider string) {
@@ -68,17 +68,26 @@ func amountOf(p payment.Payment) int64 {
 	return *p.Request.Amount
 }
 
-// bankWire renders a bank; its images are served by bankrail itself.
+// bankWire renders a bank as GET /banks lists it; its images are served
+// by bankrail itself.
 func (s *Server) bankWire(b bank.Bank) api.Bank {
-	images := s.Payments.PublicURL() + "/banks/" + b.ID
+	p := s.payerBankWire(b)
 	var systems []api.PaymentSystem
 	for _, sys := range b.Systems {
 		systems = append(systems, api.PaymentSystem(sys))
 	}
-	return api.Bank{ID: b.ID, Name: b.Name, Country: countryOf(b.Country), OfficialName: b.OfficialName,
-		BranchName: b.BranchName, ShortBranchName: b.ShortBranchName, Active: true,
-		Logo: images + "/logo.svg", Icon: images + "/icon.svg",
+	return api.Bank{ID: p.ID, Name: p.Name, Country: p.Country, OfficialName: p.OfficialName,
+		BranchName: p.BranchName, ShortBranchName: p.ShortBranchName, Active: p.Active, Logo: p.Logo, Icon: p.Icon,
 		BIC: b.BIC, PaymentSystems: systems, SepaInstant: b.SEPAInstant}
+}
+
+// payerBankWire renders the payer's bank as the payment details record
+// shows it: the contract's fields only.
+func (s *Server) payerBankWire(b bank.Bank) api.PayerBank {
+	images := s.Payments.PublicURL() + "/banks/" + b.ID
+	return api.PayerBank{ID: b.ID, Name: b.Name, Country: countryOf(b.Country), OfficialName: b.OfficialName,
+		BranchName: b.BranchName, ShortBranchName: b.ShortBranchName, Active: true,
+		Logo: images + "/logo.svg", Icon: images + "/icon.svg"}
 }
 
 func countryOf(code string) api.Country {
@@ -101,16 +110,15 @@ func (s *Server) detailsOf(p payment.Payment) api.PaymentDetails {
 		c := countryOf(acc.Country)
 		country = &c
 	}
-	sortCode := acc.Identifiers.SortCode // always present in the details record, even empty
 	d := api.PaymentDetails{
 		ID: p.ID, Active: true, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt, CustomerID: p.CustomerID,
 		Currency: cur, Amount: amountOf(p), Type: api.PaymentType(p.Type()), PaymentSystem: api.PaymentSystem(req.PaymentSystem),
 		InternalReference: req.InternalReference, PaymentReference: req.PaymentReference,
 		Account: api.ReceivingAccount{ID: acc.AccountID, Active: true, CreatedAt: p.CreatedAt, Nickname: acc.Name,
 			AccountNumber: acc.Identifiers.AccountNumber, IBAN: acc.Identifiers.IBAN, SwiftBIC: acc.Identifiers.SwiftBic,
-			SortCode: &sortCode, Currency: cur, Country: country},
+			Currency: cur, Country: country},
 		UniqueReference: p.UniqueReference, Status: api.PaymentStatus(p.Status), TransferType: api.TransferType(s.Payments.TransferType(p)),
-		Beneficiary: api.PaymentDetailsBeneficiary{ID: acc.BeneficiaryID, CustomerID: p.CustomerID, Name: acc.Name,
+		Beneficiary: api.PaymentDetailsBeneficiary{ID: acc.BeneficiaryID, CustomerID: p.CustomerID,
 			AccountIdentifications: []api.AccountIdentification{}, Country: country},
 		StatusUpdates: []api.StatusUpdate{},
 	}
@@ -127,7 +135,7 @@ func (s *Server) detailsOf(p payment.Payment) api.PaymentDetails {
 			api.AccountIdentification{Type: api.AccountIdentificationType(id.Type), Value: id.Value})
 	}
 	if b, ok := s.Payments.Bank(p); ok {
-		v := s.bankWire(b)
+		v := s.payerBankWire(b)
 		d.Bank = &v
 	}
 	for _, u := range p.History {

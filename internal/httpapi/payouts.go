@@ -119,8 +119,10 @@ func payoutView(p payout.Payout) api.Payout {
 	} else {
 		ids.SortCode, ids.AccountNumber = &b.SortCode, &b.AccountNumber
 	}
-	out := api.Payout{ID: p.ID, AccountID: p.AccountID, Type: api.PayoutType(p.Type), Status: api.PayoutStatus(p.Status),
-		Amount: p.Amount, Currency: p.Currency, PaymentReference: p.PaymentReference,
+	cp := p.Counterparty()
+	out := api.Payout{ID: p.ID, AccountID: p.AccountID, Type: api.PayoutType(p.Type), Operation: api.AccountTransactionOperationOUTGOING,
+		Status: api.PayoutStatus(p.Status), Amount: p.Amount, Currency: p.Currency, Reference: p.Reference(),
+		Counterparty: api.AccountTransactionCounterparty{Name: cp.Name, IBAN: cp.IBAN}, PaymentReference: p.PaymentReference,
 		Beneficiary:                 api.PayoutBeneficiary{Name: b.Name, AccountIdentifiers: ids},
 		AccountHolderVerificationID: p.VerificationID, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 	if p.InternalReference != "" {

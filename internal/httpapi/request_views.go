@@ -5,13 +5,22 @@ import (
 	"github.com/bankrail/bankrail/internal/payment"
 )
 
-// payerWire renders the payer as the merchant gave it (nil stays nil).
-func payerWire(p *payment.Payer) *api.Payer {
+// payerWire renders the payer as the merchant gave it (nil stays nil); its
+// account by IBAN only, as the contract's record shows it.
+func payerWire(p *payment.Payer) *api.PaymentPayer {
 	if p == nil {
 		return nil
 	}
-	return &api.Payer{Reference: opt(p.Reference), FirstName: opt(p.FirstName), LastName: opt(p.LastName),
-		OrganisationName: opt(p.OrganisationName), Email: opt(p.Email), AccountIdentifiers: identifiersWire(p.AccountIdentifiers)}
+	return &api.PaymentPayer{Reference: opt(p.Reference), FirstName: opt(p.FirstName), LastName: opt(p.LastName),
+		OrganisationName: opt(p.OrganisationName), Email: opt(p.Email), AccountIdentifiers: ibanWire(p.AccountIdentifiers)}
+}
+
+// ibanWire renders an account by its IBAN (nil stays nil).
+func ibanWire(a *payment.AccountIdentifiers) *api.IBANIdentifier {
+	if a == nil {
+		return nil
+	}
+	return &api.IBANIdentifier{IBAN: opt(a.IBAN)}
 }
 
 // deviceWire renders the payer's device (nil stays nil).

@@ -46,6 +46,6 @@ func (s *Server) answerSandboxAmendment(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.amendmentOf(a))
+	writeJSON(w, http.StatusOK, amendmentOf(a))
 	return nil
 }

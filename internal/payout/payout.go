@@ -93,6 +93,17 @@ type Payout struct {
 	Settled []Settlement
 }
 
+// Reference is the reference of p's account transaction: the
+// paymentReference the beneficiary sees.
+func (p Payout) Reference() string { return p.PaymentReference }
+
+// Counterparty is the other side of p's account transaction: the
+// beneficiary's name and IBAN (empty for a UK account named by sort code
+// and account number).
+func (p Payout) Counterparty() ledger.Counterparty {
+	return ledger.Counterparty{Name: p.Beneficiary.Name, IBAN: p.Beneficiary.IBAN}
+}
+
 // Settlement is a RECEIVED payment a SETTLEMENT payout moved to SETTLED.
 type Settlement struct {
 	PaymentID string

@@ -123,8 +123,8 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Payout, Verifi
 		Amount: in.Amount, Currency: acct.Currency, PaymentReference: in.PaymentReference, InternalReference: in.InternalReference,
 		Beneficiary: in.Beneficiary, Status: Created, Outcome: outcomeOf(in.Amount, in.Scenario), CreatedAt: now, UpdatedAt: now}
 	tx := ledger.Transaction{ID: p.ID, AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypePayout,
-		Operation: ledger.Outgoing, Status: ledger.TxProcessing, Amount: m, Reference: in.PaymentReference,
-		Counterparty: ledger.Counterparty{Name: in.Beneficiary.Name, IBAN: in.Beneficiary.IBAN}, CreatedAt: now, UpdatedAt: now}
+		Operation: ledger.Outgoing, Status: ledger.TxProcessing, Amount: m, Reference: p.Reference(),
+		Counterparty: p.Counterparty(), CreatedAt: now, UpdatedAt: now}
 	e, err := ledger.Open(tx, ids.New())
 	if err != nil {
 		return Payout{}, Verification{}, err
