@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -157,6 +158,18 @@ func TestEveryRecordHasTheContractsShape(t *testing.T) {
 		})
 		t.Run("account transaction", func(t *testing.T) {
 			checkShape(t, "account transaction", get("/accounts/"+acct.ID+"/transactions"), get("/transactions/"+idOf(t, held)))
+			// A payout is its transaction: the fields they share agree
+			// (type and status are each one's own, docs/decisions.md).
+			for _, p := range [][]byte{get("/payouts/" + idOf(t, held)), ukPayout} {
+				var payout, tx map[string]any
+				_ = json.Unmarshal(p, &payout)
+				_ = json.Unmarshal(get("/transactions/"+idOf(t, p)), &tx)
+				for _, k := range []string{"id", "accountId", "operation", "amount", "currency", "reference", "counterparty", "createdAt"} {
+					if fmt.Sprint(payout[k]) != fmt.Sprint(tx[k]) {
+						t.Errorf("%s: payout %v, transaction %v", k, payout[k], tx[k])
+					}
+				}
+			}
 		})
 
 		// Mandates and amendments: one waiting, one answered.
