@@ -226,5 +226,27 @@ func TestEveryRecordHasTheContractsShape(t *testing.T) {
 			checkShape(t, "report created", created, post("/reports/refund", period(nil), nil, 201))
 			checkShape(t, "report", get("/reports/"+idOf(t, created)), get("/reports"))
 		})
+
+		// The notifications the records above sent, by X-Service-Type prefix.
+		kinds := map[string]string{"refund_": "refund notification", "payout_": "payout notification",
+			"account_holder_verification_": "account holder verification notification", "mandate_": "mandate notification",
+			"channel_payment_": "channel payment notification", "report_": "report notification"}
+		bodies := map[string][][]byte{}
+		apptest.Eventually(t, "a notification of every kind", func() bool {
+			clear(bodies)
+			for _, r := range rc.Got() {
+				for prefix, name := range kinds {
+					if strings.HasPrefix(r.Header.Get("X-Service-Type"), prefix) {
+						bodies[name] = append(bodies[name], r.Body)
+					}
+				}
+			}
+			return len(bodies) == len(kinds) && strings.Contains(string(bytes.Join(bodies["channel payment notification"], nil)), `"credited":{`)
+		})
+		t.Run("notification bodies of the other records", func(t *testing.T) {
+			for _, name := range kinds {
+				checkShape(t, name, bodies[name]...)
+			}
+		})
 	})
 }

@@ -124,12 +124,20 @@ var recordShapes = []recordShape{
 	{"account alias", "AccountAlias", []string{"id", "accountId", "orderId", "iban", "active", "createdAt"}},
 	{"report created", "ReportCreated", []string{"id", "status", "createdAt"}},
 	{"report", "Report", []string{"id", "type", "status", "createdAt", "generatedAt"}},
-	// Notification bodies (their top-level keys of every type are held by
-	// TestEveryNotificationBodyDecodes; these add the nested sender).
-	{"gateway notification", "", join([]string{"payment", "reference", "merchantInternalReference?", "amount", "status", "detailedStatus"},
+	// Notification bodies (the webhooks of api/openapi.yaml), nested
+	// objects included.
+	{"gateway notification", "GatewayNotification", join([]string{"payment", "reference", "merchantInternalReference?", "amount", "status", "detailedStatus"},
 		under("sender?", "iban", "accountNumber", "sortCode", "name"), under("sender.bank", "id", "country", "groupName", "branchName", "bic8"))},
-	{"payment_received notification", "", join([]string{"payment", "reference", "merchantInternalReference?", "amount", "status", "currency", "timestamp"},
+	{"payment_received notification", "ConnectNotification", join([]string{"payment", "reference", "merchantInternalReference?", "amount", "status", "currency", "timestamp"},
 		under("sender?", "location?", "name?", "accountNumber?", "sortCode?", "iban?", "swiftBic?", "bsb?", "payID?"))},
+	{"refund notification", "RefundNotification", []string{"refund", "payment", "externalReference", "amount", "currency", "status", "timestamp"}},
+	{"payout notification", "PayoutNotification", []string{"payout", "accountId", "amount", "currency", "paymentReference", "status", "timestamp"}},
+	{"account holder verification notification", "AccountHolderVerificationNotification",
+		[]string{"accountHolderVerification", "transactionId", "status", "result", "timestamp"}},
+	{"mandate notification", "MandateNotification", []string{"mandate", "amendment?", "status", "timestamp"}},
+	{"channel payment notification", "ChannelPaymentNotification", join([]string{"channelPayment", "channel", "status", "timestamp"},
+		under("paid", "amount", "currency"), under("credited", "amount", "currency"))},
+	{"report notification", "ReportNotification", []string{"report", "type", "status", "timestamp"}},
 }
 
 // shapeNamed is the entry of recordShapes called name.
