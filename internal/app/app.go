@@ -206,7 +206,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	})
 	reg := newRegistry()
 	registerStoreMetrics(reg, a.store)
-	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount,
+	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor,
 		CheckNotificationURL: a.notificationURLCheck(), Observer: metrics.NewPayments(reg)}
 	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,
 		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
@@ -240,7 +240,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	}
 	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
 	mandates := mandate.NewService(a.store.Mandates(), a.store.Amendments(), store.Transactor[mandate.Repos](a.store), a.clock,
-		mandate.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount})
+		mandate.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor})
 	a.workers = append(a.workers, worker.NewPeriodic("timed mandate moves", interval, a.log, mandates.RunTimedMoves))
 	a.payments.UseMandates(mandate.Payments{Service: mandates})
 	channels := channel.NewService(a.store.Channels(), a.store.ChannelPayments(), store.Transactor[channel.Repos](a.store), a.clock)

@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/bankrail/bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/money"
 )
 
 // Mode is sandbox or production.
@@ -53,7 +56,7 @@ type Config struct {
 
 	IdempotencyTTL    time.Duration // how long Idempotency-Key replays are kept
 	IdempotencyStrict bool          // every key reuse is a 409
-	MaxPaymentAmount  int64         // minor units
+	MaxPaymentMajor   int64         // the largest amount in whole major units of its currency (see Validate)
 
 	ClockRefresh time.Duration // how long an instance trusts a tenant's sandbox clock offset it read
 
@@ -89,7 +92,7 @@ func Default() Config {
 		LoginMaxFailuresPerIP: 50,
 		LoginFailureWindow:    15 * time.Minute,
 		IdempotencyTTL:        24 * time.Hour,
-		MaxPaymentAmount:      100_000_000_00, // 100 million in major units
+		MaxPaymentMajor:       100_000_000, // 100 million JPY, EUR or BHD: each currency's exponent scales it
 		ClockRefresh:          time.Second,
 
 		SandboxInstanceControls: true,
@@ -158,8 +161,11 @@ func (c *Config) Validate() error {
 			add("%s must be positive", name)
 		}
 	}
-	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresUser <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentAmount <= 0 {
+	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresUser <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentMajor <= 0 {
 		add("body limit, login failure limits and maximum payment amount must be positive")
+	}
+	if _, err := money.MajorToMinor(c.MaxPaymentMajor, iso.MaxDecimals); err != nil {
+		add("--max-payment-major %d is too large: it must fit in minor units of every currency (%d decimals at most)", c.MaxPaymentMajor, iso.MaxDecimals)
 	}
 	if len(problems) > 0 {
 		return errors.New("invalid configuration:\n  - " + strings.Join(problems, "\n  - "))

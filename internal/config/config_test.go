@@ -57,6 +57,8 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		{"public url", func(c *Config) { c.PublicURL = "ftp://x" }, "--public-url"},
 		{"log level", func(c *Config) { c.LogLevel = "loud" }, "--log-level"},
 		{"durations", func(c *Config) { c.IdempotencyTTL = 0 }, "idempotency TTL"},
+		{"maximum payment", func(c *Config) { c.MaxPaymentMajor = 0 }, "maximum payment amount"},
+		{"maximum payment overflows", func(c *Config) { c.MaxPaymentMajor = 1 << 62 }, "--max-payment-major"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
