@@ -34,6 +34,7 @@ import (
 	"github.com/bankrail/bankrail/internal/notify/dispatch"
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/payout"
+	"github.com/bankrail/bankrail/internal/ratelimit"
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/seed"
@@ -77,6 +78,7 @@ type App struct {
 	store    *store.Store
 	clock    clock.Clock
 	virtual  *clock.Tenants
+	limiter  *ratelimit.Limiter // the API rate limit per application
 	identity *identity.Service
 	hasher   *identity.Hasher // argon2id, bounded to the cores: sign-ins and seeding share it
 	auth     *auth.Service
@@ -159,6 +161,7 @@ func (a *App) core(ctx context.Context, opts Options) error {
 		base = clock.Real{}
 	}
 	a.clock = base
+	a.limiter = a.rateLimiter(base)
 	if a.cfg.Mode == config.Sandbox {
 		a.virtual = clock.NewTenants(base, a.store.TenantClocks(), a.cfg.ClockRefresh)
 		a.clock = a.virtual
@@ -268,7 +271,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(), PublicURL: a.cfg.PublicURL,
-		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
+		Auth: a.auth, DB: a.store, Sandbox: a.virtual, RateLimit: a.limiter,
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),
