@@ -116,7 +116,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return nil, err
 	}
 	if err := a.build(ctx, opts); err != nil {
-		a.store.Close()
+		_ = a.store.Close() // the build's error is the one to report
 		return nil, err
 	}
 	return a, nil
@@ -146,7 +146,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options
 	}
 	a.store = st
 	if err := a.core(ctx, opts); err != nil {
-		st.Close()
+		_ = st.Close() // the core's error is the one to report
 		return nil, err
 	}
 	return a, nil
