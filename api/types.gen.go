@@ -3929,6 +3929,9 @@ type Conflict = Error
 // InternalError defines model for InternalError.
 type InternalError = Error
 
+// LegacyTooManyRequests defines model for LegacyTooManyRequests.
+type LegacyTooManyRequests = LegacyError
+
 // NotFound defines model for NotFound.
 type NotFound = Error
 

@@ -122,16 +122,15 @@ func Ptr[T any](v T) *T { return &v }
 
 // call is one operation to perform.
 type call struct {
-	op      *operation
-	path    []string    // the path parameters, in the template's order
-	params  any         // a parameters struct of package api (query and header fields), or nil
-	body    any         // marshalled as JSON (as a form for formBody operations); nil for none
-	raw     []byte      // a body sent as is, with header
-	rawType string      // the Content-Type of raw; application/json when empty
-	header  http.Header // extra headers
-	accept  string      // Accept; application/json when empty
-	ok      func(status int) bool
-	stream  bool // keep the body of a successful answer open (answer.stream)
+	op     *operation
+	path   []string    // the path parameters, in the template's order
+	params any         // a parameters struct of package api (query and header fields), or nil
+	body   any         // marshalled as JSON (as a form for formBody operations); nil for none
+	raw    []byte      // a body sent as is, with header
+	header http.Header // extra headers
+	accept string      // Accept; application/json when empty
+	ok     func(status int) bool
+	stream bool // keep the body of a successful answer open (answer.stream)
 }
 
 // answer is a successful exchange.

@@ -13,12 +13,7 @@ import (
 	"github.com/bankrail/bankrail/internal/app"
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/identity"
-	"github.com/bankrail/bankrail/internal/seed"
 )
-
-// demoLogin is the sandbox demo merchant, as `bankrail serve` prints it.
-var demoLogin = struct{ ClientID, ClientSecret, Username, Password, NotificationSecret string }{
-	seed.DemoClientID, seed.DemoClientSecret, seed.DemoUsername, seed.DemoPassword, seed.DemoNotificationSecret}
 
 // demoInstance is bankrail as `bankrail serve` starts on an empty database:
 // a sandbox with the demo merchant, its Connect accounts and its

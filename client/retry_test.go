@@ -185,7 +185,6 @@ func TestRetriesOn429And5xx(t *testing.T) {
 	st := &stub{base: newRecorder(t, nil), path: "/sandbox/clock", answers: []*http.Response{
 		canned(429, "TOO_MANY_REQUESTS", "1"), canned(503, "INTERNAL_SERVER_ERROR", ""), canned(500, "INTERNAL_SERVER_ERROR", "")}}
 	c := newClient(t, env.URL, apptest.Merchant, st)
-	began := time.Now()
 	must(c.GetSandboxClock(ctx))
 	if st.sent.Load() != 4 || st.at[1].Sub(st.at[0]) < time.Second {
 		t.Fatalf("%d attempts, the first retry after %v (want 4, >= 1s)", st.sent.Load(), st.at[1].Sub(st.at[0]))
@@ -217,7 +216,7 @@ func TestRetriesOn429And5xx(t *testing.T) {
 	// A Retry-After longer than the policy allows is not waited for.
 	st = &stub{base: newRecorder(t, nil), path: "/sandbox/clock", answers: []*http.Response{canned(429, "TOO_MANY_REQUESTS", "3600")}}
 	c = newClient(t, env.URL, apptest.Merchant, st)
-	began = time.Now()
+	began := time.Now()
 	_, err = c.GetSandboxClock(ctx)
 	if !errors.As(err, &e) || e.Code != api.ErrorCodeTOOMANYREQUESTS || e.RetryAfter != time.Hour || time.Since(began) > 10*time.Second {
 		t.Fatalf("Retry-After 3600: %v after %v", err, time.Since(began))

@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/url"
 	"os"
@@ -164,6 +165,7 @@ func benchConfig(ctx context.Context, databaseURL string) (config.Config, func()
 	cfg := config.Default()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.LogLevel = "warn"
+	cfg.APIRateLimit = math.MaxInt64 // every request counted (its cost is measured), none refused
 	dir, err := os.MkdirTemp("", "bankrail-bench-")
 	if err != nil {
 		return cfg, nil, err

@@ -115,7 +115,9 @@ func withDatabase(ctx context.Context, cfg config.Config, stderr io.Writer, fn f
 	a, err := app.Admin(ctx, cfg, newLogger(cfg, stderr))
 	if err == nil {
 		err = fn(ctx, a)
-		a.Close()
+		if cerr := a.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "bankrail:", err)

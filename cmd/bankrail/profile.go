@@ -83,11 +83,11 @@ func saveProfiles(path string, f profiles) error {
 	}
 	defer os.Remove(tmp.Name())
 	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
+		_ = tmp.Close() // the write's error is the one to report
 		return err
 	}
 	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
+		_ = tmp.Close() // the write's error is the one to report
 		return err
 	}
 	if err := tmp.Close(); err != nil {
@@ -127,6 +127,7 @@ func (c *connection) resolve() (profile, error) {
 	}
 	p, found := f.Profiles[name]
 	if c.profile != "" && !found {
+		//lint:ignore ST1005 the message ends with a command line, whose "..." stands for its other flags
 		return profile{}, fmt.Errorf("no profile %q in %s; store it with: bankrail login --profile %s ...", c.profile, c.config, c.profile)
 	}
 	if !found && c.fallback != nil {

@@ -34,6 +34,7 @@ import (
 	"github.com/bankrail/bankrail/internal/notify/dispatch"
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/payout"
+	"github.com/bankrail/bankrail/internal/ratelimit"
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/seed"
@@ -77,6 +78,7 @@ type App struct {
 	store    *store.Store
 	clock    clock.Clock
 	virtual  *clock.Tenants
+	limiter  *ratelimit.Limiter // the API rate limit per application
 	identity *identity.Service
 	hasher   *identity.Hasher // argon2id, bounded to the cores: sign-ins and seeding share it
 	auth     *auth.Service
@@ -114,7 +116,7 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		return nil, err
 	}
 	if err := a.build(ctx, opts); err != nil {
-		a.store.Close()
+		_ = a.store.Close() // the build's error is the one to report
 		return nil, err
 	}
 	return a, nil
@@ -144,7 +146,7 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options
 	}
 	a.store = st
 	if err := a.core(ctx, opts); err != nil {
-		st.Close()
+		_ = st.Close() // the core's error is the one to report
 		return nil, err
 	}
 	return a, nil
@@ -159,6 +161,7 @@ func (a *App) core(ctx context.Context, opts Options) error {
 		base = clock.Real{}
 	}
 	a.clock = base
+	a.limiter = a.rateLimiter(base)
 	if a.cfg.Mode == config.Sandbox {
 		a.virtual = clock.NewTenants(base, a.store.TenantClocks(), a.cfg.ClockRefresh)
 		a.clock = a.virtual
@@ -206,7 +209,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	})
 	reg := newRegistry()
 	registerStoreMetrics(reg, a.store)
-	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount,
+	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor,
 		CheckNotificationURL: a.notificationURLCheck(), Observer: metrics.NewPayments(reg)}
 	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,
 		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
@@ -240,7 +243,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	}
 	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
 	mandates := mandate.NewService(a.store.Mandates(), a.store.Amendments(), store.Transactor[mandate.Repos](a.store), a.clock,
-		mandate.Config{PublicURL: a.cfg.PublicURL, MaxAmount: a.cfg.MaxPaymentAmount})
+		mandate.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor})
 	a.workers = append(a.workers, worker.NewPeriodic("timed mandate moves", interval, a.log, mandates.RunTimedMoves))
 	a.payments.UseMandates(mandate.Payments{Service: mandates})
 	channels := channel.NewService(a.store.Channels(), a.store.ChannelPayments(), store.Transactor[channel.Repos](a.store), a.clock)
@@ -268,7 +271,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(), PublicURL: a.cfg.PublicURL,
-		Auth: a.auth, DB: a.store, Sandbox: a.virtual,
+		Auth: a.auth, DB: a.store, Sandbox: a.virtual, RateLimit: a.limiter,
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -21,6 +22,7 @@ func start(b *testing.B, dir string) *app.App {
 	b.Helper()
 	cfg := config.Default()
 	cfg.DataDir, cfg.Addr = dir, "127.0.0.1:0"
+	cfg.APIRateLimit = math.MaxInt64 // counted, never refused: the figures include the count
 	a, err := app.New(context.Background(), cfg, quietLog(), app.Options{})
 	if err != nil {
 		b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -106,6 +107,10 @@ func NewOn(t testing.TB, db dbtest.DB, opts ...Option) *Env {
 	}
 	cfg.Addr = "127.0.0.1:0"
 	cfg.PublicURL = "http://bankrail.test"
+	// Every API request is counted against its application's rate limit but
+	// none is refused: an Env's fake clock stays in one window while a test
+	// makes any number of requests. Tests of the limit set their own.
+	cfg.APIRateLimit = math.MaxInt64
 	for _, o := range opts {
 		o(&cfg)
 	}

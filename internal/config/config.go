@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/bankrail/bankrail/internal/iso"
+	"github.com/bankrail/bankrail/internal/money"
 )
 
 // Mode is sandbox or production.
@@ -53,9 +56,15 @@ type Config struct {
 
 	IdempotencyTTL    time.Duration // how long Idempotency-Key replays are kept
 	IdempotencyStrict bool          // every key reuse is a 409
-	MaxPaymentAmount  int64         // minor units
+	MaxPaymentMajor   int64         // the largest amount in whole major units of its currency (see Validate)
 
 	ClockRefresh time.Duration // how long an instance trusts a tenant's sandbox clock offset it read
+
+	// APIRateLimit is how many API requests (those with a bearer token) each
+	// application may make in each fixed window of APIRateWindow, shared by
+	// the instances on one PostgreSQL database; 0 turns the limit off.
+	APIRateLimit  int64
+	APIRateWindow time.Duration
 
 	// SandboxInstanceControls allows POST /sandbox/reset, GET /sandbox/snapshot
 	// and POST /sandbox/restore (to ADMIN users): off on a sandbox shared by
@@ -89,8 +98,10 @@ func Default() Config {
 		LoginMaxFailuresPerIP: 50,
 		LoginFailureWindow:    15 * time.Minute,
 		IdempotencyTTL:        24 * time.Hour,
-		MaxPaymentAmount:      100_000_000_00, // 100 million in major units
+		MaxPaymentMajor:       100_000_000, // 100 million JPY, EUR or BHD: each currency's exponent scales it
 		ClockRefresh:          time.Second,
+		APIRateLimit:          6_000, // 100 a second on average: generous for a merchant's CI (docs/decisions.md)
+		APIRateWindow:         time.Minute,
 
 		SandboxInstanceControls: true,
 	}
@@ -158,8 +169,17 @@ func (c *Config) Validate() error {
 			add("%s must be positive", name)
 		}
 	}
-	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresUser <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentAmount <= 0 {
+	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresUser <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentMajor <= 0 {
 		add("body limit, login failure limits and maximum payment amount must be positive")
+	}
+	if c.APIRateLimit < 0 {
+		add("--api-rate-limit must be 0 (off) or positive, got %d", c.APIRateLimit)
+	}
+	if c.APIRateLimit > 0 && c.APIRateWindow < time.Second {
+		add("--api-rate-window must be at least 1s, got %s", c.APIRateWindow)
+	}
+	if _, err := money.MajorToMinor(c.MaxPaymentMajor, iso.MaxDecimals); err != nil {
+		add("--max-payment-major %d is too large: it must fit in minor units of every currency (%d decimals at most)", c.MaxPaymentMajor, iso.MaxDecimals)
 	}
 	if len(problems) > 0 {
 		return errors.New("invalid configuration:\n  - " + strings.Join(problems, "\n  - "))

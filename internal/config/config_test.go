@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestDefaultIsValidAndDerivesPublicURL(t *testing.T) {
@@ -57,6 +58,10 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		{"public url", func(c *Config) { c.PublicURL = "ftp://x" }, "--public-url"},
 		{"log level", func(c *Config) { c.LogLevel = "loud" }, "--log-level"},
 		{"durations", func(c *Config) { c.IdempotencyTTL = 0 }, "idempotency TTL"},
+		{"maximum payment", func(c *Config) { c.MaxPaymentMajor = 0 }, "maximum payment amount"},
+		{"rate limit", func(c *Config) { c.APIRateLimit = -1 }, "--api-rate-limit"},
+		{"rate window", func(c *Config) { c.APIRateWindow = time.Millisecond }, "--api-rate-window"},
+		{"maximum payment overflows", func(c *Config) { c.MaxPaymentMajor = 1 << 62 }, "--max-payment-major"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

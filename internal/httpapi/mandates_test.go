@@ -401,7 +401,7 @@ func TestAmendmentRules(t *testing.T) {
 func useMandate(t *testing.T, env *apptest.Env, id string, amount int64) {
 	t.Helper()
 	st := env.App.Store()
-	svc := mandate.NewService(st.Mandates(), st.Amendments(), store.Transactor[mandate.Repos](st), env.App.Clock(), mandate.Config{MaxAmount: 1 << 40})
+	svc := mandate.NewService(st.Mandates(), st.Amendments(), store.Transactor[mandate.Repos](st), env.App.Clock(), mandate.Config{MaxMajor: 1 << 40})
 	if _, err := svc.UseInTx(context.Background(), apptest.ShopID, mandate.PaymentUse{MandateID: id, Amount: amount}); err != nil {
 		t.Fatalf("use mandate %s: %v", id, err)
 	}

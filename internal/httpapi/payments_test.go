@@ -249,11 +249,12 @@ func TestCreatePaymentRequestErrors(t *testing.T) {
 
 func TestCreatePaymentListsEveryFailingField(t *testing.T) {
 	t.Parallel()
-	// The maximum amount comes from the configuration.
-	env := apptest.New(t, func(c *config.Config) { c.MaxPaymentAmount = 5000 })
+	// The maximum amount comes from the configuration, in major units; with
+	// an unknown currency it is that of a currency with four decimals.
+	env := apptest.New(t, func(c *config.Config) { c.MaxPaymentMajor = 50 })
 	token := env.Token(t, apptest.Merchant)
 	body := euBody()
-	body["amount"] = 5001
+	body["amount"] = 500_001
 	body["currency"] = "XYZ"
 	body["beneficiary"] = map[string]any{"name": "Shop", "accountIdentifiers": map[string]any{"iban": "DE" + strings.Repeat("0", 40)}}
 	body["openBankingEU"] = map[string]any{"institutionId": bankGB}

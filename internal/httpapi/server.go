@@ -25,6 +25,7 @@ import (
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/payout"
+	"github.com/bankrail/bankrail/internal/ratelimit"
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 )
@@ -45,9 +46,10 @@ type Deps struct {
 	Version      string
 	PublicURL    string // where clients reach this instance: the servers of the served OpenAPI document
 
-	Auth    *auth.Service
-	DB      Pinger
-	Sandbox *clock.Tenants // the per-tenant sandbox clocks; nil in production
+	Auth      *auth.Service
+	DB        Pinger
+	Sandbox   *clock.Tenants     // the per-tenant sandbox clocks; nil in production
+	RateLimit *ratelimit.Limiter // API requests per application; nil: no limit
 
 	Payments      *payment.Service   // Global API payments, banks and short links
 	Legacy        *legacyapi.Service // legacy Payments API and embedded checkout creation (needs Payments)

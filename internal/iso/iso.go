@@ -10,6 +10,10 @@ type Currency struct {
 	Decimals int    // minor units: 2 for EUR, 0 for JPY
 }
 
+// MaxDecimals is the most minor-unit digits any currency here has (CLF and
+// UYW have 4).
+const MaxDecimals = 4
+
 // CurrencyOf returns the currency with that code (upper case only).
 func CurrencyOf(code string) (Currency, bool) {
 	c, ok := currencies[code]

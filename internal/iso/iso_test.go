@@ -84,3 +84,15 @@ func TestReferenceData(t *testing.T) {
 		t.Fatal("UK and EU are not ISO 3166-1 codes; GB is")
 	}
 }
+
+// TestMaxDecimals: MaxDecimals is the most decimals of any currency.
+func TestMaxDecimals(t *testing.T) {
+	t.Parallel()
+	most := 0
+	for _, c := range currencies {
+		most = max(most, c.Decimals)
+	}
+	if most != MaxDecimals {
+		t.Fatalf("the most decimals of a currency is %d, MaxDecimals %d", most, MaxDecimals)
+	}
+}

@@ -48,7 +48,7 @@ func TestGuideExampleIsValid(t *testing.T) {
 	if err != nil || m.Failed() {
 		t.Fatalf("map: %v %v", err, m.Translate(nil))
 	}
-	if err := payment.Validate(&g, payment.ChannelHosted, payment.Limits{MaxAmount: 1_000_000}, bank.Default()); err != nil {
+	if err := payment.Validate(&g, payment.ChannelHosted, payment.Limits{MaxMajor: 10_000}, bank.Default()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -23,7 +23,7 @@ func validate(t *testing.T, body string, src Source) []errs.FieldError {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = m.Translate(payment.Validate(&g, payment.ChannelHosted, payment.Limits{MaxAmount: 1_000_000}, bank.Default()))
+	err = m.Translate(payment.Validate(&g, payment.ChannelHosted, payment.Limits{MaxMajor: 10_000}, bank.Default()))
 	var e *errs.Error
 	if err == nil {
 		return nil

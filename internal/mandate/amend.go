@@ -45,7 +45,7 @@ func (s *Service) Amend(ctx context.Context, viewerCustomerID, mandateID string,
 		case !errs.Is(err, errs.NotFound):
 			return Mandate{}, err
 		}
-		changes, err := CheckAmendment(m, in, s.cfg.MaxAmount, now)
+		changes, err := CheckAmendment(m, in, s.cfg.MaxMajor, now)
 		if err != nil {
 			return Mandate{}, err
 		}

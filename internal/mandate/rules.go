@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/money"
 )
 
 // ValidityInput is a validity as the client wrote it (nil: absent).
@@ -38,7 +39,7 @@ const (
 // payTo, validity.from on a used mandate is FIELD_NOT_ALLOWED on
 // validity.from; timestamps must be written YYYY-MM-DD hh:mm:ss and the
 // resulting validity must end after it starts and after now.
-func CheckAmendment(m Mandate, in AmendInput, maxAmount int64, now time.Time) (Changes, error) {
+func CheckAmendment(m Mandate, in AmendInput, maxMajor int64, now time.Time) (Changes, error) {
 	if !m.Status.Amendable() {
 		return Changes{}, errs.E(errs.NotModifiable, "A %s mandate cannot be amended: only ACTIVE or SUSPENDED mandates can.", m.Status)
 	}
@@ -52,7 +53,7 @@ func CheckAmendment(m Mandate, in AmendInput, maxAmount int64, now time.Time) (C
 		case m.Type != PayTo:
 			v.Add(errs.FieldNotAllowed, "payTo", "payTo can be amended only on a PAYTO mandate; this one is %s.", m.Type)
 		default:
-			c.PaymentLimit = checkLimit(&v, "payTo.limits.payment.amount", in.PayTo.PaymentAmount, maxAmount)
+			c.PaymentLimit = checkLimit(&v, "payTo.limits.payment.amount", in.PayTo.PaymentAmount, money.Bound(maxMajor, m.Currency))
 		}
 	}
 	if in.Validity != nil {
@@ -93,7 +94,7 @@ func checkEnd(v *errs.Validation, val Validity, now time.Time) {
 }
 
 // checkLimit checks a payment limit at path: given, at least 1 and at most
-// maxAmount.
+// maxAmount (minor units).
 func checkLimit(v *errs.Validation, path string, amount *int64, maxAmount int64) *int64 {
 	switch {
 	case amount == nil:
@@ -127,7 +128,7 @@ type PayerInput struct {
 // CheckCreate validates a new mandate's request at now and returns the
 // mandate it describes (without ids, token or creator), listing every
 // failing field.
-func CheckCreate(in CreateInput, maxAmount int64, now time.Time) (Mandate, error) {
+func CheckCreate(in CreateInput, maxMajor int64, now time.Time) (Mandate, error) {
 	var v errs.Validation
 	m := Mandate{Status: Requested, Type: Type(strings.TrimSpace(in.Type)), Validity: Validity{From: now}, CreatedAt: now, UpdatedAt: now}
 	switch m.Type {
@@ -150,7 +151,7 @@ func CheckCreate(in CreateInput, maxAmount int64, now time.Time) (Mandate, error
 		if in.PayTo != nil {
 			amount = in.PayTo.PaymentAmount
 		}
-		if l := checkLimit(&v, "payTo.limits.payment.amount", amount, maxAmount); l != nil {
+		if l := checkLimit(&v, "payTo.limits.payment.amount", amount, money.Bound(maxMajor, m.Currency)); l != nil {
 			m.PaymentLimit = *l
 		}
 	}

@@ -72,7 +72,7 @@ func TestCheckAmendmentRules(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			c, err := CheckAmendment(tc.m, tc.in, 1_000_000, t0)
+			c, err := CheckAmendment(tc.m, tc.in, 10_000, t0) // 1,000,000 minor units of AUD
 			if tc.code == "" {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
@@ -141,7 +141,7 @@ func TestCheckCreate(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			m, err := CheckCreate(tc.in, 1_000_000, t0)
+			m, err := CheckCreate(tc.in, 10_000, t0)
 			if tc.fields == nil {
 				if err != nil {
 					t.Fatalf("refused: %v", err)

@@ -18,7 +18,7 @@ import (
 // Config are the settings of the mandate service.
 type Config struct {
 	PublicURL string // base of the mock bank's addresses
-	MaxAmount int64  // the highest payment limit, in minor units
+	MaxMajor  int64  // the highest payment limit, in major units of the mandate's currency
 }
 
 // Service runs the use cases of mandates and amendments. Reads go to the
@@ -58,7 +58,7 @@ func (s *Service) Create(ctx context.Context, c Creator, in CreateInput) (Mandat
 	if err != nil {
 		return Mandate{}, err
 	}
-	m, err := CheckCreate(in, s.cfg.MaxAmount, now)
+	m, err := CheckCreate(in, s.cfg.MaxMajor, now)
 	if err != nil {
 		return Mandate{}, err
 	}

@@ -91,7 +91,7 @@ func (s *Service) CreateForMandate(ctx context.Context, in CreateInput, render R
 	if !mandateOutcomeAllowed(in.Scenario) {
 		return Response{}, errs.E(errs.InvalidHeader, "X-Service-Testing-Scenario %s does not apply to a payment against a mandate: it has no payer step to cancel or abandon.", in.Scenario)
 	}
-	pre := checkMandateRequest(&in.Request, Limits{MaxAmount: s.cfg.MaxAmount})
+	pre := checkMandateRequest(&in.Request, Limits{MaxMajor: s.cfg.MaxMajor})
 	if err := s.checkNotificationURL(ctx, in.Request); err != nil {
 		return Response{}, err
 	}

@@ -47,7 +47,7 @@ var payinStatuses = []Status{StatusCompleted, StatusNotReceived, StatusBankRedir
 func (s *Service) Payin(ctx context.Context, in PayinInput) (PayinOutcome, error) {
 	in.BeneficiaryIBAN, in.SenderIBAN = iso.NormalizeIBAN(in.BeneficiaryIBAN), iso.NormalizeIBAN(in.SenderIBAN)
 	in.Currency = strings.ToUpper(strings.TrimSpace(in.Currency))
-	if err := checkPayin(in, s.cfg.MaxAmount); err != nil {
+	if err := checkPayin(in, Limits{MaxMajor: s.cfg.MaxMajor}); err != nil {
 		return PayinOutcome{}, err
 	}
 	var out PayinOutcome
@@ -134,7 +134,7 @@ func (s *Service) payinOnce(ctx context.Context, in PayinInput) (PayinOutcome, e
 }
 
 // checkPayin validates incoming funds, every failing field at once.
-func checkPayin(in PayinInput, maxAmount int64) error {
+func checkPayin(in PayinInput, lim Limits) error {
 	var v errs.Validation
 	switch {
 	case strings.TrimSpace(in.ExternalPaymentID) == "":
@@ -148,8 +148,8 @@ func checkPayin(in PayinInput, maxAmount int64) error {
 	switch {
 	case in.Amount <= 0:
 		v.Add(errs.TooLow, "amount.amount", "amount.amount must be a positive number of minor units.")
-	case maxAmount > 0 && in.Amount > maxAmount:
-		v.Add(errs.TooHigh, "amount.amount", "amount.amount must be at most %d.", maxAmount)
+	default:
+		lim.checkMax(&v, "amount.amount", in.Amount, in.Currency)
 	}
 	if _, ok := iso.CurrencyOf(in.Currency); !ok {
 		v.Add(errs.InvalidValue, "amount.currency", "amount.currency %q is not an ISO 4217 currency code.", in.Currency)

@@ -21,7 +21,7 @@ import (
 // Config are the settings of the payment service.
 type Config struct {
 	PublicURL string // base of the checkout and short-link addresses
-	MaxAmount int64  // minor units
+	MaxMajor  int64  // the largest amount, in major units of its currency (Limits.MaxMajor)
 	// CheckNotificationURL, when set (production), vets a payment's
 	// communication.notifications.url beyond its syntax: the production
 	// guard refuses URLs that resolve to internal addresses.
@@ -92,7 +92,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 	if err != nil {
 		return Response{}, err
 	}
-	if err := Validate(&in.Request, in.Channel, Limits{MaxAmount: s.cfg.MaxAmount}, s.banks); err != nil {
+	if err := Validate(&in.Request, in.Channel, Limits{MaxMajor: s.cfg.MaxMajor}, s.banks); err != nil {
 		return Response{}, err
 	}
 	if err := s.checkNotificationURL(ctx, in.Request); err != nil {
@@ -248,7 +248,7 @@ func (s *Service) CheckoutURL(p Payment, l Link) string { return s.checkoutAddre
 // Check validates a create request as Create would, without creating
 // anything (the legacy API reports its own mapping errors beside these).
 func (s *Service) Check(r CreateRequest, ch Channel) error {
-	return Validate(&r, ch, Limits{MaxAmount: s.cfg.MaxAmount}, s.banks)
+	return Validate(&r, ch, Limits{MaxMajor: s.cfg.MaxMajor}, s.banks)
 }
 
 // ResolveShortLink returns the direct address behind a short link code.

@@ -129,10 +129,10 @@ func useSystems(t *testing.T, systems ...System) {
 // kept in that Go field under its own name: a real system adds its own
 // field to CreateRequest.
 func TestMadeUpSystemNeedsOnlyARegistration(t *testing.T) {
+	const rail bank.PaymentSystem = "TEST_RAIL"
 	const (
-		rail     bank.PaymentSystem = "TEST_RAIL"
-		railBank                    = "ba4c0756-0000-4000-8000-000000000001"
-		ibanCH                      = "CH9300762011623852957"
+		railBank = "ba4c0756-0000-4000-8000-000000000001"
+		ibanCH   = "CH9300762011623852957"
 	)
 	useSystems(t, System{ID: rail, Object: "testRail", Currency: "CHF", MaxPaymentReference: 35,
 		Account: AccountIBAN, Country: "CH",

@@ -37,26 +37,31 @@ const (
 
 // Limits are the configurable bounds of validation.
 type Limits struct {
-	MaxAmount int64 // minor units, inclusive
+	// MaxMajor is the largest amount in whole major units of its currency
+	// (inclusive): each currency's maximum in minor units is this scaled by
+	// its exponent (100 JPY, 100.00 EUR, 100.000 BHD).
+	MaxMajor int64
 }
 
-// MaxFor is the largest amount of a payment in currency (MaxAmount minor
+// MaxFor is the largest amount of a payment in currency (MaxMajor major
 // units of it); it fails for an unknown currency.
 func (l Limits) MaxFor(currency string) (money.Money, error) {
-	return money.New(l.MaxAmount, currency)
+	return money.OfMajor(l.MaxMajor, currency)
 }
 
-// exceeded reports whether minor units of currency are above the maximum.
-// With an unknown currency (reported on currency) the minor units are
-// compared alone, so that amount is still checked.
-func (l Limits) exceeded(minor int64, currency string) bool {
-	amount, err := money.New(minor, currency)
-	if err != nil {
-		return minor > l.MaxAmount
+// checkMax adds TOO_HIGH on path when minor units of currency are above the
+// maximum. With an unknown currency (reported on its own field) the amount
+// is checked against the most lenient currency's maximum (money.Bound).
+func (l Limits) checkMax(v *errs.Validation, path string, minor int64, currency string) bool {
+	max := money.Bound(l.MaxMajor, currency)
+	if minor <= max {
+		return false
 	}
-	max, _ := l.MaxFor(currency) // the same currency: cannot fail
-	c, _ := amount.Cmp(max)
-	return c > 0
+	if _, ok := iso.CurrencyOf(currency); !ok {
+		currency = "any currency"
+	}
+	v.Add(errs.TooHigh, path, "%s must be at most %d (minor units of %s), got %d.", path, max, currency, minor)
+	return true
 }
 
 // Validate checks a create request for channel ch and returns a
@@ -122,8 +127,8 @@ func (v *validator) amount(r *CreateRequest, lim Limits) {
 		v.Add(errs.ValueRequired, "amount", "amount is required, in minor units (cents, pence).")
 	case *a <= 0:
 		v.Add(errs.TooLow, "amount", "amount must be at least 1 (minor units), got %d.", *a)
-	case lim.exceeded(*a, r.Currency):
-		v.Add(errs.TooHigh, "amount", "amount must be at most %d (minor units), got %d.", lim.MaxAmount, *a)
+	default:
+		lim.checkMax(&v.Validation, "amount", *a, r.Currency)
 	}
 }
 

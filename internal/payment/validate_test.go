@@ -18,7 +18,7 @@ const (
 	testIBANGB = "GB82WEST12345698765432"
 )
 
-var testLimits = Limits{MaxAmount: 1_000_000}
+var testLimits = Limits{MaxMajor: 10_000} // 1,000,000 minor units of EUR
 
 // validEU is a complete, valid OPEN_BANKING_EU request.
 func validEU() CreateRequest {
@@ -110,7 +110,7 @@ func TestValidateRejects(t *testing.T) {
 		{"amount missing", validEU, ChannelHosted, func(r *CreateRequest) { r.Amount = nil }, []string{"VALUE_REQUIRED amount"}},
 		{"amount zero", validEU, ChannelHosted, func(r *CreateRequest) { r.Amount = ptr(int64(0)) }, []string{"TOO_LOW amount"}},
 		{"amount negative", validEU, ChannelHosted, func(r *CreateRequest) { r.Amount = ptr(int64(-5)) }, []string{"TOO_LOW amount"}},
-		{"amount above maximum", validEU, ChannelHosted, func(r *CreateRequest) { r.Amount = ptr(testLimits.MaxAmount + 1) }, []string{"TOO_HIGH amount"}},
+		{"amount above maximum", validEU, ChannelHosted, func(r *CreateRequest) { r.Amount = ptr(int64(1_000_001)) }, []string{"TOO_HIGH amount"}},
 		{"internal reference too long", validEU, ChannelHosted, func(r *CreateRequest) { r.InternalReference = strings.Repeat("x", 256) }, []string{"TOO_LONG internalReference"}},
 		{"payment reference too long for SEPA", validEU, ChannelHosted, func(r *CreateRequest) { r.PaymentReference = strings.Repeat("x", 141) }, []string{"TOO_LONG paymentReference"}},
 		{"payment reference too long for Faster Payments", validUK, ChannelHosted, func(r *CreateRequest) { r.PaymentReference = strings.Repeat("x", 19) }, []string{"TOO_LONG paymentReference"}},

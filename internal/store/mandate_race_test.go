@@ -37,7 +37,7 @@ func TestMandateConcurrency(t *testing.T) {
 			t.Fatal(err)
 		}
 		clk := clock.NewFake(t0)
-		svc := mandate.NewService(s.Mandates(), s.Amendments(), store.Transactor[mandate.Repos](s), clk, mandate.Config{MaxAmount: 1_000_000})
+		svc := mandate.NewService(s.Mandates(), s.Amendments(), store.Transactor[mandate.Repos](s), clk, mandate.Config{MaxMajor: 10_000})
 		creator := mandate.Creator{CustomerID: shop.ID, ClientID: "race-client"}
 		limit := int64(5000)
 		newActive := func(t *testing.T) mandate.Mandate {
@@ -115,7 +115,7 @@ func TestMandateConcurrency(t *testing.T) {
 			errsOf := make([]error, 4)
 			for i := range errsOf {
 				wg.Add(1)
-				other := mandate.NewService(s.Mandates(), s.Amendments(), store.Transactor[mandate.Repos](s), clk, mandate.Config{MaxAmount: 1_000_000})
+				other := mandate.NewService(s.Mandates(), s.Amendments(), store.Transactor[mandate.Repos](s), clk, mandate.Config{MaxMajor: 10_000})
 				go func() { defer wg.Done(); errsOf[i] = other.RunTimedMoves(ctx) }()
 			}
 			wg.Wait()

@@ -46,8 +46,10 @@ func eventsTableOptions(d Dialect) string {
 // goMigrations are the migrations written in Go, for engine d.
 func goMigrations(d Dialect) []*goose.Migration {
 	up := func(ctx context.Context, tx *sql.Tx) error { return eventsUp(ctx, tx, d) }
+	rateLimits := func(ctx context.Context, tx *sql.Tx) error { return rateLimitsUp(ctx, tx, d) }
 	return []*goose.Migration{
 		goose.NewGoMigration(5, &goose.GoFunc{RunTx: up}, &goose.GoFunc{RunTx: eventsDown}),
+		goose.NewGoMigration(rateLimitsVersion, &goose.GoFunc{RunTx: rateLimits}, &goose.GoFunc{RunTx: rateLimitsDown}),
 	}
 }
 

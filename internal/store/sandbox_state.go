@@ -16,8 +16,10 @@ var _ sandbox.Store = (*Store)(nil)
 
 // keptTables are never dumped nor replaced: the migrations' bookkeeping,
 // the token signing keys (tokens of seed users keep working across a reset,
-// and every instance caches them) and the baseline itself.
-var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline"}
+// and every instance caches them), the baseline itself and the API rate
+// limit's counts (the operator's limit, not sandbox data: a reset or a
+// restore must not start a new window).
+var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline", "api_rate_limits"}
 
 // tableInfo describes one table of the schema.
 type tableInfo struct {

@@ -95,14 +95,6 @@ func (s *Store) txExec(ctx context.Context, tx *sql.Tx, query string, args ...an
 	return tx.ExecContext(ctx, query, args...)
 }
 
-// txQueryRow is txExec for a statement that returns a row.
-func (s *Store) txQueryRow(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
-	if st := s.warmStmt(query); st != nil {
-		return tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
-	}
-	return tx.QueryRowContext(ctx, query, args...)
-}
-
 // warmStmt is the statement warmWrites prepared for query, or nil.
 func (s *Store) warmStmt(query string) *sql.Stmt { return s.warmStmtOn(s.write, query) }
 

@@ -106,11 +106,11 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 	read.SetMaxIdleConns(8)
 	s := &Store{dialect: SQLite, write: write, read: read, log: log}
 	if err := s.Ping(ctx); err != nil {
-		s.Close()
+		_ = s.Close() // the open's error is the one to report
 		return nil, fmt.Errorf("open sqlite %s: %w", opts.SQLitePath, err)
 	}
 	if s.ckpt, err = startCheckpointer(dsn, log); err != nil {
-		s.Close()
+		_ = s.Close() // the open's error is the one to report
 		return nil, fmt.Errorf("open sqlite %s: %w", opts.SQLitePath, err)
 	}
 	return s, nil
