@@ -14,6 +14,10 @@ import (
 // Use errors.Is; the error returned carries errs.Conflict.
 var ErrInsufficientFunds = errors.New("ledger: insufficient funds")
 
+// ErrAppendOnly is the cause of a refused UPDATE or DELETE of postings:
+// the database itself keeps them append-only (a bug when it happens).
+var ErrAppendOnly = errors.New("ledger: postings are append-only")
+
 // InsufficientFunds is the error of an entry refused on account.
 func InsufficientFunds(account string) error {
 	return errs.Wrap(errs.Conflict, fmt.Errorf("account %s: %w", account, ErrInsufficientFunds),

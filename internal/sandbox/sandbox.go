@@ -13,10 +13,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ledger"
 )
 
 // ClockTable is the table of the sandbox clocks: a reset empties it (every
@@ -40,13 +42,18 @@ type Store interface {
 	DumpTables(ctx context.Context, w TableWriter) error
 	// ReplaceTables empties every table and writes tables instead, in one
 	// transaction. Each table and column named must exist; a column of the
-	// database the table leaves out takes its default.
-	ReplaceTables(ctx context.Context, tables []Table) (rows int64, err error)
+	// database the table leaves out takes its default. check (when not
+	// nil) reads the books as written, before they commit: its error rolls
+	// the whole replacement back.
+	ReplaceTables(ctx context.Context, tables []Table, check BooksCheck) (rows int64, err error)
 	// Baseline returns the stored baseline file, if any.
 	Baseline(ctx context.Context) ([]byte, bool, error)
 	// SaveBaseline stores data as the baseline unless one exists.
 	SaveBaseline(ctx context.Context, schemaVersion int64, data []byte, at time.Time) error
 }
+
+// BooksCheck reads the books inside the transaction of a reset or restore.
+type BooksCheck func(ctx context.Context, books ledger.BooksReader) error
 
 // State is the result of a reset or a restore.
 type State struct {
@@ -124,7 +131,9 @@ func (s *Service) snapshot(ctx context.Context, w io.Writer) (int64, error) {
 func (s *Service) Check() error { return s.denied() }
 
 // Restore replaces the whole sandbox state with the snapshot file r. A file
-// of another schema version is VALIDATION_FAILURE and changes nothing.
+// of another schema version is VALIDATION_FAILURE and changes nothing; so
+// is a file whose books do not balance (ledger.Verify, run on the restored
+// tables before they commit): the restore is rolled back.
 func (s *Service) Restore(ctx context.Context, r io.Reader) (State, error) {
 	if err := s.denied(); err != nil {
 		return State{}, err
@@ -144,11 +153,12 @@ func (s *Service) Restore(ctx context.Context, r io.Reader) (State, error) {
 			h.SchemaVersion, version, h.SchemaVersion)
 		return State{}, v.Err()
 	}
-	return s.replace(ctx, version, tables)
+	return s.replace(ctx, version, tables, refuseUnbalanced(s.clock, "The snapshot's books do not balance"))
 }
 
 // Reset brings every table back to the baseline and every sandbox clock
-// back to the wall clock.
+// back to the wall clock. A baseline whose books do not balance is
+// refused as a snapshot is (Restore), and nothing changes.
 func (s *Service) Reset(ctx context.Context) (State, error) {
 	if err := s.denied(); err != nil {
 		return State{}, err
@@ -169,14 +179,40 @@ func (s *Service) Reset(ctx context.Context) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	return s.replace(ctx, version, tables)
+	return s.replace(ctx, version, tables, refuseUnbalanced(s.clock, "The sandbox baseline's books do not balance"))
 }
 
-func (s *Service) replace(ctx context.Context, version int64, tables []Table) (State, error) {
-	rows, err := s.store.ReplaceTables(ctx, tables)
+func (s *Service) replace(ctx context.Context, version int64, tables []Table, check BooksCheck) (State, error) {
+	rows, err := s.store.ReplaceTables(ctx, tables, check)
 	s.forget()
 	if err != nil {
 		return State{}, err
 	}
 	return State{SchemaVersion: version, Tables: len(tables), Rows: rows}, nil
+}
+
+// shownDiscrepancies is how many discrepancies a refusal names.
+const shownDiscrepancies = 3
+
+// refuseUnbalanced is the check of a reset or restore: books that do not
+// balance are VALIDATION_FAILURE on "tables", naming the first
+// discrepancies, and roll the replacement back.
+func refuseUnbalanced(clk clock.Clock, what string) BooksCheck {
+	return func(ctx context.Context, books ledger.BooksReader) error {
+		r, err := ledger.Verify(ctx, books, clk.Now())
+		if err != nil || r.Balanced() {
+			return err
+		}
+		var shown []string
+		for _, d := range r.Balances[:min(len(r.Balances), shownDiscrepancies)] {
+			shown = append(shown, d.String())
+		}
+		for _, d := range r.Imbalanced[:min(len(r.Imbalanced), shownDiscrepancies-len(shown))] {
+			shown = append(shown, d.String())
+		}
+		var v errs.Validation
+		v.Add(errs.InvalidValue, "tables", "%s: %d discrepancies (%s); nothing was restored. "+
+			"Run 'bankrail ledger verify' on the database the file was taken from.", what, r.Discrepancies(), strings.Join(shown, "; "))
+		return v.Err()
+	}
 }

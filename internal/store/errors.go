@@ -13,8 +13,9 @@ import (
 )
 
 // translate turns a driver error into a domain error: no rows becomes
-// RESOURCE_NOT_FOUND, a unique violation becomes CONFLICT; anything else is
-// wrapped with what was being done and stays internal.
+// RESOURCE_NOT_FOUND, a unique violation becomes CONFLICT, a change of
+// postings the database refused is INTERNAL with ledger.ErrAppendOnly;
+// anything else is wrapped with what was being done and stays internal.
 func translate(err error, what string) error {
 	switch {
 	case err == nil:
@@ -23,6 +24,8 @@ func translate(err error, what string) error {
 		return errs.E(errs.NotFound, "%s was not found.", what)
 	case isUniqueViolation(err):
 		return errs.Wrap(errs.Conflict, err, "%s already exists.", what)
+	case isAppendOnlyRefusal(err):
+		return appendOnlyRefusal(err, what)
 	default:
 		return fmt.Errorf("%s: %w", what, err)
 	}

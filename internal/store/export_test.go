@@ -97,3 +97,7 @@ func (s *Store) GroupPasses() (together, withSavepoints int64) {
 	g := &s.group
 	return g.together.Load(), g.withSavepoints.Load()
 }
+
+// Translate is the store's translation of a driver error (for tests of an
+// error that only a statement outside the store's methods can provoke).
+func Translate(err error, what string) error { return translate(err, what) }

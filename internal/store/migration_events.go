@@ -49,6 +49,8 @@ func goMigrations(d Dialect) []*goose.Migration {
 	rateLimits := func(ctx context.Context, tx *sql.Tx) error { return rateLimitsUp(ctx, tx, d) }
 	return []*goose.Migration{
 		goose.NewGoMigration(5, &goose.GoFunc{RunTx: up}, &goose.GoFunc{RunTx: eventsDown}),
+		goose.NewGoMigration(appendOnlyVersion, &goose.GoFunc{RunTx: appendOnlyMigration(appendOnlyUp, d)},
+			&goose.GoFunc{RunTx: appendOnlyMigration(appendOnlyDown, d)}),
 		goose.NewGoMigration(rateLimitsVersion, &goose.GoFunc{RunTx: rateLimits}, &goose.GoFunc{RunTx: rateLimitsDown}),
 	}
 }

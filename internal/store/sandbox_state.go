@@ -16,10 +16,11 @@ var _ sandbox.Store = (*Store)(nil)
 
 // keptTables are never dumped nor replaced: the migrations' bookkeeping,
 // the token signing keys (tokens of seed users keep working across a reset,
-// and every instance caches them), the baseline itself and the API rate
+// and every instance caches them), the baseline itself, the API rate
 // limit's counts (the operator's limit, not sandbox data: a reset or a
-// restore must not start a new window).
-var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline", "api_rate_limits"}
+// restore must not start a new window) and SQLite's unlock of the ledger
+// postings (migration_postings.go).
+var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline", "api_rate_limits", postingsUnlockTable}
 
 // tableInfo describes one table of the schema.
 type tableInfo struct {
@@ -191,14 +192,16 @@ func (s *Store) DumpTables(ctx context.Context, w sandbox.TableWriter) error {
 // ReplaceTables empties every table but the kept ones and writes tables
 // instead, in one transaction: parents before children, and within a table
 // that references itself (customers) each row after the row it names.
+// check reads the books as written, before the commit: its error rolls
+// everything back.
 //
 // On PostgreSQL, TRUNCATE locks the tables one by one while the instance's
 // workers keep running; a worker holding one of them and waiting for another
 // makes a deadlock that PostgreSQL may settle by aborting this transaction.
 // Nothing of it has then happened, so it is tried again, a few times.
-func (s *Store) ReplaceTables(ctx context.Context, tables []sandbox.Table) (int64, error) {
+func (s *Store) ReplaceTables(ctx context.Context, tables []sandbox.Table, check sandbox.BooksCheck) (int64, error) {
 	for attempt := 1; ; attempt++ {
-		n, err := s.replaceTables(ctx, tables)
+		n, err := s.replaceTables(ctx, tables, check)
 		if err == nil || !isDeadlock(err) || attempt == 5 {
 			return n, err
 		}
@@ -206,7 +209,7 @@ func (s *Store) ReplaceTables(ctx context.Context, tables []sandbox.Table) (int6
 }
 
 // replaceTables is one attempt of ReplaceTables.
-func (s *Store) replaceTables(ctx context.Context, tables []sandbox.Table) (int64, error) {
+func (s *Store) replaceTables(ctx context.Context, tables []sandbox.Table, check sandbox.BooksCheck) (int64, error) {
 	var written int64
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		schema, err := s.schemaTables(ctx, tx)
@@ -244,6 +247,11 @@ func (s *Store) replaceTables(ctx context.Context, tables []sandbox.Table) (int6
 			}
 			written += n
 		}
+		if check != nil {
+			if err := check(ctx, booksReader{q: tx}); err != nil {
+				return err
+			}
+		}
 		s.wakeAfterCommit(tx)
 		return nil
 	})
@@ -257,8 +265,23 @@ func notInSchema(format string, args ...any) error {
 	return v.Err()
 }
 
-// emptyTables deletes every row of tables, children first.
+// emptyTables deletes every row of tables, children first. It is the one
+// deliberate removal of ledger postings: it unlocks them (triggers of
+// version 47) for the time of its statements, inside tx.
 func (s *Store) emptyTables(ctx context.Context, tx *sql.Tx, tables []tableInfo) error {
+	lock, err := s.unlockPostings(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if err := s.deleteRows(ctx, tx, tables); err != nil {
+		return err
+	}
+	return lock()
+}
+
+// deleteRows deletes every row of tables: TRUNCATE on PostgreSQL, DELETE
+// children first on SQLite.
+func (s *Store) deleteRows(ctx context.Context, tx *sql.Tx, tables []tableInfo) error {
 	if s.dialect == Postgres {
 		names := make([]string, len(tables))
 		for i, t := range tables {
