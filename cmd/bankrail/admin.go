@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -53,6 +54,7 @@ var adminCommands = []adminCommand{
 		"Opens a Connect account of a customer; it receives the customer's payments in its currency (docs/connect.md).\n" +
 			"Without --id and --iban both are derived from the customer, currency and nickname, so running it again opens\n" +
 			"nothing new; a generated IBAN has valid check digits (GB for GBP, DE otherwise). It starts ACTIVE, balance zero.", accountCreate},
+	{"ledger", "verify", "[--json]", ledgerVerifyAbout, ledgerVerify},
 }
 
 // verbsOf lists the commands of noun.
@@ -121,6 +123,9 @@ func withDatabase(ctx context.Context, cfg config.Config, stderr io.Writer, fn f
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "bankrail:", err)
+		if errors.Is(err, errUnbalanced) {
+			return exitUnbalanced
+		}
 		return 1
 	}
 	return 0
