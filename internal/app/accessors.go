@@ -24,6 +24,12 @@ func (a *App) Refunds() *refund.Service { return a.refunds }
 // workers are not started); it returns how many ran.
 func (a *App) RunDueJobs(ctx context.Context) (int, error) { return a.jobs.RunDue(ctx) }
 
+// VerifyBooks runs the periodic verification of the books once, now: its
+// metrics and, when they do not balance, its ERROR log lines (for tests
+// that drive the workers, and for an instance whose workers are not
+// started).
+func (a *App) VerifyBooks(ctx context.Context) error { return a.books.Run(ctx) }
+
 // Payouts is the payout service.
 func (a *App) Payouts() *payout.Service { return a.payouts }
 

@@ -85,6 +85,7 @@ type App struct {
 	payments *payment.Service
 	reports  *report.Service
 	accounts *ledger.Service
+	books    *ledger.Checker // the periodic verification of the books
 	refunds  *refund.Service
 	payouts  *payout.Service
 	aliases  *alias.Service
@@ -209,6 +210,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	})
 	reg := newRegistry()
 	registerStoreMetrics(reg, a.store)
+	a.books = ledger.NewChecker(a.store.Books(), a.clock, a.log.With("component", "ledger"), metrics.NewLedger(reg))
+	a.workers = append(a.workers, worker.NewPeriodic("ledger verification", a.cfg.LedgerVerifyInterval, a.log, a.books.Run))
 	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor,
 		CheckNotificationURL: a.notificationURLCheck(), Observer: metrics.NewPayments(reg)}
 	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,

@@ -66,6 +66,10 @@ type Config struct {
 	APIRateLimit  int64
 	APIRateWindow time.Duration
 
+	// LedgerVerifyInterval is how often the instance verifies the books
+	// (cached balances against postings, entries against zero).
+	LedgerVerifyInterval time.Duration
+
 	// SandboxInstanceControls allows POST /sandbox/reset, GET /sandbox/snapshot
 	// and POST /sandbox/restore (to ADMIN users): off on a sandbox shared by
 	// several teams.
@@ -76,6 +80,13 @@ type Config struct {
 // set. It must not depend on the listen address: instances sharing a
 // database accept each other's tokens only when their issuers agree.
 const DefaultIssuer = "bankrail"
+
+// DefaultLedgerVerifyInterval is how often the books are verified by
+// default: each run reads every posting, so not often on a large ledger.
+const DefaultLedgerVerifyInterval = time.Hour
+
+// MinLedgerVerifyInterval is the shortest interval accepted.
+const MinLedgerVerifyInterval = time.Second
 
 // Default returns the configuration used when nothing is set.
 func Default() Config {
@@ -102,6 +113,7 @@ func Default() Config {
 		ClockRefresh:          time.Second,
 		APIRateLimit:          6_000, // 100 a second on average: generous for a merchant's CI (docs/decisions.md)
 		APIRateWindow:         time.Minute,
+		LedgerVerifyInterval:  DefaultLedgerVerifyInterval,
 
 		SandboxInstanceControls: true,
 	}
@@ -168,6 +180,9 @@ func (c *Config) Validate() error {
 		if d <= 0 {
 			add("%s must be positive", name)
 		}
+	}
+	if c.LedgerVerifyInterval < MinLedgerVerifyInterval {
+		add("--ledger-verify-interval must be at least %s, got %s", MinLedgerVerifyInterval, c.LedgerVerifyInterval)
 	}
 	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresUser <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentMajor <= 0 {
 		add("body limit, login failure limits and maximum payment amount must be positive")

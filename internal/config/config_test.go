@@ -62,6 +62,8 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		{"rate limit", func(c *Config) { c.APIRateLimit = -1 }, "--api-rate-limit"},
 		{"rate window", func(c *Config) { c.APIRateWindow = time.Millisecond }, "--api-rate-window"},
 		{"maximum payment overflows", func(c *Config) { c.MaxPaymentMajor = 1 << 62 }, "--max-payment-major"},
+		{"ledger verify interval zero", func(c *Config) { c.LedgerVerifyInterval = 0 }, "--ledger-verify-interval must be at least 1s"},
+		{"ledger verify interval too short", func(c *Config) { c.LedgerVerifyInterval = time.Millisecond }, "--ledger-verify-interval"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
