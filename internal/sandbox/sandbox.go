@@ -4,7 +4,9 @@
 // files of every table that a restore takes back. It knows nothing of HTTP;
 // the store reads and replaces tables whatever they are (every table of the
 // schema but the kept ones), so a table added by a later migration is
-// covered without change here.
+// covered without change here. A reset or restore whose books do not
+// balance (ledger.Verify, inside its transaction) is refused and rolled
+// back.
 package sandbox
 
 import (
