@@ -102,7 +102,13 @@ func (s *Service) EnsureCustomer(ctx context.Context, spec CustomerSpec) (Custom
 	case !errs.Is(err, errs.NotFound):
 		return Customer{}, "", err
 	}
-	c := Customer{ID: spec.ID, Name: spec.Name, ParentID: spec.ParentID, CreatedAt: s.clock.Now()}
+	// A new customer is on its parent's tenant's clock; a top-level one
+	// starts on the base time (its clock was never moved).
+	now, err := clock.UnitTime(ctx, s.clock, spec.ParentID)
+	if err != nil {
+		return Customer{}, "", err
+	}
+	c := Customer{ID: spec.ID, Name: spec.Name, ParentID: spec.ParentID, CreatedAt: now}
 	if c.ID == "" {
 		c.ID = uuid.NewString()
 	}
@@ -156,8 +162,12 @@ func (s *Service) EnsureApplication(ctx context.Context, spec ApplicationSpec) (
 	if err != nil {
 		return Application{}, "", err
 	}
+	now, err := clock.UnitTime(ctx, s.clock, spec.CustomerID)
+	if err != nil {
+		return Application{}, "", err
+	}
 	a := Application{ID: uuid.NewString(), CustomerID: spec.CustomerID, ClientID: spec.ClientID, ClientSecretHash: hash,
-		NotificationURL: spec.NotificationURL, NotificationSecret: spec.NotificationSecret, CreatedAt: s.clock.Now()}
+		NotificationURL: spec.NotificationURL, NotificationSecret: spec.NotificationSecret, CreatedAt: now}
 	if err := s.store.CreateApplication(ctx, a); err != nil {
 		return Application{}, "", fmt.Errorf("create application %s: %w", spec.ClientID, err)
 	}
@@ -205,8 +215,12 @@ func (s *Service) EnsureUser(ctx context.Context, spec UserSpec) (User, Outcome,
 	if err != nil {
 		return User{}, "", err
 	}
+	now, err := clock.UnitTime(ctx, s.clock, spec.CustomerID)
+	if err != nil {
+		return User{}, "", err
+	}
 	u := User{ID: uuid.NewString(), CustomerID: spec.CustomerID, Username: spec.Username, PasswordHash: hash,
-		Role: role, CreatedAt: s.clock.Now()}
+		Role: role, CreatedAt: now}
 	if err := s.store.CreateUser(ctx, u); err != nil {
 		return User{}, "", fmt.Errorf("create user %s: %w", spec.Username, err)
 	}
@@ -224,7 +238,9 @@ func (s *Service) DisableUser(ctx context.Context, username string) (User, Outco
 	if u.Disabled() {
 		return u, Unchanged, nil
 	}
-	u.DisabledAt = s.clock.Now()
+	if u.DisabledAt, err = clock.UnitTime(ctx, s.clock, u.CustomerID); err != nil {
+		return User{}, "", err
+	}
 	u.TokenGeneration++
 	return u, Updated, s.store.UpdateUser(ctx, u)
 }
