@@ -21,7 +21,8 @@ func stamped(t *testing.T, what, s string) time.Time {
 // Funds through POST /payin are stamped on the clock of the tenant that
 // advanced it: RECEIVED (the event behind statusUpdates), payment_received
 // and the account transaction all carry the tenant's time, never the base
-// time, which is before the payment was created (issue 25, item 5).
+// time, which is before the payment was created; so does an account opened
+// after the advance (issue 25, item 5).
 func TestPayinIsOnTheTenantsClock(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
@@ -66,6 +67,12 @@ func TestPayinIsOnTheTenantsClock(t *testing.T) {
 			if at := stamped(t, what, s); !at.Equal(tenantNow) {
 				t.Errorf("the account transaction's %s is %s, the tenant's clock says %s", what, at, tenantNow)
 			}
+		}
+
+		// An account opened now is opened on the tenant's clock too.
+		later := openAccount(t, env, apptest.ShopID, "GBP", "Shop GBP")
+		if at := stamped(t, "the account's createdAt", accountBalance(t, env, token, later.ID).CreatedAt); !at.Equal(tenantNow) {
+			t.Errorf("an account opened after the advance was created at %s, the tenant's clock says %s", at, tenantNow)
 		}
 
 		// Funds that match nothing (a MANUAL_CREDIT) too.
