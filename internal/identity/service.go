@@ -102,13 +102,8 @@ func (s *Service) EnsureCustomer(ctx context.Context, spec CustomerSpec) (Custom
 	case !errs.Is(err, errs.NotFound):
 		return Customer{}, "", err
 	}
-	// A new customer is on its parent's tenant's clock; a top-level one
-	// starts on the base time (its clock was never moved).
-	now, err := clock.UnitTime(ctx, s.clock, spec.ParentID)
-	if err != nil {
-		return Customer{}, "", err
-	}
-	c := Customer{ID: spec.ID, Name: spec.Name, ParentID: spec.ParentID, CreatedAt: now}
+	// basetime: customers, applications and users are the operator's (seed file, admin commands), made outside any tenant's use case
+	c := Customer{ID: spec.ID, Name: spec.Name, ParentID: spec.ParentID, CreatedAt: clock.Base(s.clock)}
 	if c.ID == "" {
 		c.ID = uuid.NewString()
 	}
@@ -162,12 +157,9 @@ func (s *Service) EnsureApplication(ctx context.Context, spec ApplicationSpec) (
 	if err != nil {
 		return Application{}, "", err
 	}
-	now, err := clock.UnitTime(ctx, s.clock, spec.CustomerID)
-	if err != nil {
-		return Application{}, "", err
-	}
 	a := Application{ID: uuid.NewString(), CustomerID: spec.CustomerID, ClientID: spec.ClientID, ClientSecretHash: hash,
-		NotificationURL: spec.NotificationURL, NotificationSecret: spec.NotificationSecret, CreatedAt: now}
+		NotificationURL: spec.NotificationURL, NotificationSecret: spec.NotificationSecret,
+		CreatedAt: clock.Base(s.clock)} // basetime: the operator's, as a customer's (EnsureCustomer)
 	if err := s.store.CreateApplication(ctx, a); err != nil {
 		return Application{}, "", fmt.Errorf("create application %s: %w", spec.ClientID, err)
 	}
@@ -215,12 +207,8 @@ func (s *Service) EnsureUser(ctx context.Context, spec UserSpec) (User, Outcome,
 	if err != nil {
 		return User{}, "", err
 	}
-	now, err := clock.UnitTime(ctx, s.clock, spec.CustomerID)
-	if err != nil {
-		return User{}, "", err
-	}
 	u := User{ID: uuid.NewString(), CustomerID: spec.CustomerID, Username: spec.Username, PasswordHash: hash,
-		Role: role, CreatedAt: now}
+		Role: role, CreatedAt: clock.Base(s.clock)} // basetime: the operator's, as a customer's (EnsureCustomer)
 	if err := s.store.CreateUser(ctx, u); err != nil {
 		return User{}, "", fmt.Errorf("create user %s: %w", spec.Username, err)
 	}
@@ -238,9 +226,7 @@ func (s *Service) DisableUser(ctx context.Context, username string) (User, Outco
 	if u.Disabled() {
 		return u, Unchanged, nil
 	}
-	if u.DisabledAt, err = clock.UnitTime(ctx, s.clock, u.CustomerID); err != nil {
-		return User{}, "", err
-	}
+	u.DisabledAt = clock.Base(s.clock) // basetime: the operator's, as a customer's (EnsureCustomer)
 	u.TokenGeneration++
 	return u, Updated, s.store.UpdateUser(ctx, u)
 }
