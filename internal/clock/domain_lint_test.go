@@ -14,9 +14,9 @@ import (
 )
 
 // notDomain are the packages below internal/ that may read the base clock:
-// the adapters (HTTP, dashboard, storage), the wiring, the clock itself,
-// the worker and metrics plumbing and the test harnesses. Every other
-// package (and every new one) is domain code.
+// the adapters (HTTP, dashboard, their shared HTTP code, storage), the
+// wiring, the clock itself, the worker and metrics plumbing and the test
+// harnesses. Every other package (and every new one) is domain code.
 var notDomain = map[string]string{
 	"app":         "wiring",
 	"apptest":     "test harness",
@@ -27,6 +27,7 @@ var notDomain = map[string]string{
 	"httpapi":     "adapter (HTTP)",
 	"metrics":     "metrics plumbing",
 	"store":       "adapter (storage)",
+	"webguard":    "adapter (HTTP code the API and the dashboard share)",
 	"worker":      "background-worker plumbing",
 }
 
