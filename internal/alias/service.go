@@ -85,7 +85,7 @@ func (s *Service) Create(ctx context.Context, in Input, render func(Order) ([]by
 			v.Add(errs.InvalidValue, "accountId", "The account is %s; aliases are issued for an ACTIVE account only.", acct.Status)
 			return idempotency.Result{}, v.Err()
 		}
-		now, err := s.now(ctx, acct.CustomerID)
+		now, err := clock.UnitTime(ctx, s.clock, acct.CustomerID)
 		if err != nil {
 			return idempotency.Result{}, err
 		}
@@ -94,8 +94,8 @@ func (s *Service) Create(ctx context.Context, in Input, render func(Order) ([]by
 		if err := r.Aliases().CreateOrder(ctx, o); err != nil {
 			return idempotency.Result{}, err
 		}
-		// Due at once on the base clock: aliases follow the worker, not the sandbox clock.
-		j, err := job.New(KindIssue, IssueArgs{OrderID: o.ID}, s.clock.Now().UTC().Truncate(time.Microsecond))
+		// basetime: due at once on the base clock: aliases follow the worker, not the sandbox clock.
+		j, err := job.New(KindIssue, IssueArgs{OrderID: o.ID}, clock.Base(s.clock))
 		if err != nil {
 			return idempotency.Result{}, err
 		}
@@ -158,7 +158,7 @@ func (s *Service) IssueBatch(ctx context.Context, orderID string) (done bool, er
 			done = true
 			return nil
 		}
-		now, err := s.now(ctx, o.CustomerID)
+		now, err := clock.UnitTime(ctx, s.clock, o.CustomerID)
 		if err != nil {
 			return err
 		}
@@ -279,7 +279,7 @@ func (s *Service) SetActive(ctx context.Context, viewerCustomerID, id string, ac
 		if err != nil {
 			return err
 		}
-		now, err := s.now(ctx, a.CustomerID)
+		now, err := clock.UnitTime(ctx, s.clock, a.CustomerID)
 		if err != nil {
 			return err
 		}
@@ -291,9 +291,4 @@ func (s *Service) SetActive(ctx context.Context, viewerCustomerID, id string, ac
 		return nil
 	})
 	return out, err
-}
-
-// now is the time on the clock of customerID's tenant, at the store's precision.
-func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
-	return clock.StoredFor(ctx, s.clock, customerID)
 }

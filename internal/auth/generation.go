@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 )
 
@@ -37,7 +38,7 @@ var errRevoked = errs.E(errs.Unauthorised,
 // checkGeneration refuses a principal whose user is gone, disabled, or has a
 // newer token generation than the token carries.
 func (s *Service) checkGeneration(ctx context.Context, p Principal) error {
-	now := s.clock.Now()
+	now := clock.Base(s.clock) // basetime: this instance's cache expires in real time
 	c := &s.generations
 	c.mu.Lock()
 	e, ok := c.entries[p.UserID]

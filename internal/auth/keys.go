@@ -87,7 +87,7 @@ func (r *KeyRing) Rotate(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("generate signing key: %w", err)
 	}
-	now := r.clock.Now()
+	now := clock.Base(r.clock) // basetime: signing keys belong to no tenant
 	kid := now.Format("20060102T150405Z") + "-" + base64.RawURLEncoding.EncodeToString(priv.Public().(ed25519.PublicKey)[:6])
 	k := SigningKey{KID: kid, Algorithm: "EdDSA", PrivateKey: base64.StdEncoding.EncodeToString(priv.Seed()), CreatedAt: now}
 	if err := r.store.CreateSigningKey(ctx, k); err != nil {
@@ -109,7 +109,7 @@ func (r *KeyRing) RetireSuperseded(ctx context.Context, ttl time.Duration) (int,
 	}
 	// A key can go once the key after it has existed for ttl.
 	var cutoff time.Time
-	now := r.clock.Now()
+	now := clock.Base(r.clock) // basetime: signing keys belong to no tenant
 	for i := 1; i < len(keys); i++ {
 		if now.Sub(keys[i].CreatedAt) >= ttl {
 			cutoff = keys[i].CreatedAt
@@ -146,9 +146,9 @@ func (r *KeyRing) publicKey(kid string) (ed25519.PublicKey, bool) {
 		return k, true
 	}
 	r.mu.Lock()
-	reload := time.Since(r.lastMissAt) > time.Second
+	reload := time.Since(r.lastMissAt) > time.Second // basetime: a rate of reloads, in real time
 	if reload {
-		r.lastMissAt = time.Now()
+		r.lastMissAt = time.Now() // basetime: the rate above
 	}
 	r.mu.Unlock()
 	if !reload {

@@ -101,7 +101,7 @@ func (s *Service) Refresh(ctx context.Context, g RefreshGrant) (TokenPair, error
 	case err != nil:
 		return TokenPair{}, fmt.Errorf("load refresh token: %w", err)
 	}
-	now := s.clock.Now()
+	now := clock.Base(s.clock) // basetime: a family's revocation stamp, bookkeeping that takes effect at once
 	if tok.ApplicationID != app.ID {
 		return TokenPair{}, invalid
 	}
@@ -192,7 +192,7 @@ func (s *Service) issue(ctx context.Context, user identity.User, app identity.Ap
 // GenerationTTL). Any defect (signature, algorithm, issuer, expiry, a user
 // changed or disabled since) gives UNAUTHORISED.
 func (s *Service) Authenticate(ctx context.Context, token string) (Principal, error) {
-	base := s.clock.Now()
+	base := clock.Base(s.clock) // basetime: this instance's cache of verified tokens expires in real time
 	p, ok := s.seen.get(token, base)
 	if !ok {
 		var err error

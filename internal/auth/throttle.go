@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 )
 
@@ -42,7 +43,7 @@ func (s *Service) checkLock(ctx context.Context, keys ...throttleKey) error {
 	if err != nil {
 		return fmt.Errorf("read login throttle: %w", err)
 	}
-	now := s.clock.Now()
+	now := clock.Base(s.clock) // basetime: the throttle is against attempts in real time, whatever a tenant's clock
 	if until.After(now) {
 		wait := until.Sub(now)
 		return &errs.Error{Code: errs.TooManyRequests, RetryAfter: wait,
@@ -54,7 +55,7 @@ func (s *Service) checkLock(ctx context.Context, keys ...throttleKey) error {
 // failed counts a failed attempt against keys, locks any key that reached its
 // limit, and returns cause (the error the client sees).
 func (s *Service) failed(ctx context.Context, cause error, keys ...throttleKey) error {
-	now := s.clock.Now()
+	now := clock.Base(s.clock) // basetime: as in checkLock
 	for _, key := range keys {
 		n, err := s.store.RecordLoginFailure(ctx, key.name, now, s.cfg.FailureWindow)
 		if err != nil {

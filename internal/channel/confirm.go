@@ -7,6 +7,7 @@ import (
 
 	"time"
 
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/iso"
@@ -23,7 +24,7 @@ const DueBatch = 100
 // background worker's task.
 func (s *Service) RunTimedMoves(ctx context.Context) error {
 	for {
-		now := s.clock.Now().UTC() // the base time: the store adds each tenant's offset
+		now := clock.Base(s.clock) // basetime: a due scan, the store adds each tenant's offset
 		ids, err := s.payments.DueToConfirm(ctx, now.Add(-ConfirmAfter), DueBatch)
 		if err != nil {
 			return err
@@ -48,7 +49,7 @@ func (s *Service) settle(ctx context.Context, p Payment) (Payment, error) {
 	if p.Status != Processing {
 		return p, nil
 	}
-	now, err := s.now(ctx, p.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, p.CustomerID)
 	if err != nil {
 		return Payment{}, err
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -55,12 +54,6 @@ type CreateInput struct {
 	EndUserReference string
 }
 
-// now is the time on the clock of customerID's tenant, at the precision the
-// store keeps.
-func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
-	return clock.StoredFor(ctx, s.clock, customerID)
-}
-
 func oneOf[T ~string](v string, set []T) bool {
 	for _, s := range set {
 		if string(s) == v {
@@ -98,7 +91,7 @@ func (s *Service) Create(ctx context.Context, c Creator, in CreateInput) (Channe
 	if err := CheckCreate(in); err != nil {
 		return Channel{}, err
 	}
-	now, err := s.now(ctx, c.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, c.CustomerID)
 	if err != nil {
 		return Channel{}, err
 	}
@@ -187,7 +180,7 @@ func (s *Service) Deposit(ctx context.Context, viewerCustomerID, channelID strin
 	if err := v.Err(); err != nil {
 		return Payment{}, err
 	}
-	now, err := s.now(ctx, ch.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, ch.CustomerID)
 	if err != nil {
 		return Payment{}, err
 	}

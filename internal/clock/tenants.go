@@ -60,17 +60,6 @@ func For(ctx context.Context, c Clock, customerID string) (time.Time, error) {
 	return c.Now(), nil
 }
 
-// StoredFor is For at the precision the store keeps (UTC, whole
-// microseconds), with an error that names the customer: the "now" of a
-// domain service's change.
-func StoredFor(ctx context.Context, c Clock, customerID string) (time.Time, error) {
-	t, err := For(ctx, c, customerID)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("read the clock of customer %s: %w", customerID, err)
-	}
-	return t.UTC().Truncate(time.Microsecond), nil
-}
-
 // Fresh is For past any cache: for a time that looks like it comes from the
 // tenant's future (a token issued by another instance just after an
 // advance there), before refusing it.

@@ -102,7 +102,8 @@ func (s *Service) EnsureCustomer(ctx context.Context, spec CustomerSpec) (Custom
 	case !errs.Is(err, errs.NotFound):
 		return Customer{}, "", err
 	}
-	c := Customer{ID: spec.ID, Name: spec.Name, ParentID: spec.ParentID, CreatedAt: s.clock.Now()}
+	// basetime: customers, applications and users are the operator's (seed file, admin commands), made outside any tenant's use case
+	c := Customer{ID: spec.ID, Name: spec.Name, ParentID: spec.ParentID, CreatedAt: clock.Base(s.clock)}
 	if c.ID == "" {
 		c.ID = uuid.NewString()
 	}
@@ -157,7 +158,8 @@ func (s *Service) EnsureApplication(ctx context.Context, spec ApplicationSpec) (
 		return Application{}, "", err
 	}
 	a := Application{ID: uuid.NewString(), CustomerID: spec.CustomerID, ClientID: spec.ClientID, ClientSecretHash: hash,
-		NotificationURL: spec.NotificationURL, NotificationSecret: spec.NotificationSecret, CreatedAt: s.clock.Now()}
+		NotificationURL: spec.NotificationURL, NotificationSecret: spec.NotificationSecret,
+		CreatedAt: clock.Base(s.clock)} // basetime: the operator's, as a customer's (EnsureCustomer)
 	if err := s.store.CreateApplication(ctx, a); err != nil {
 		return Application{}, "", fmt.Errorf("create application %s: %w", spec.ClientID, err)
 	}
@@ -206,7 +208,7 @@ func (s *Service) EnsureUser(ctx context.Context, spec UserSpec) (User, Outcome,
 		return User{}, "", err
 	}
 	u := User{ID: uuid.NewString(), CustomerID: spec.CustomerID, Username: spec.Username, PasswordHash: hash,
-		Role: role, CreatedAt: s.clock.Now()}
+		Role: role, CreatedAt: clock.Base(s.clock)} // basetime: the operator's, as a customer's (EnsureCustomer)
 	if err := s.store.CreateUser(ctx, u); err != nil {
 		return User{}, "", fmt.Errorf("create user %s: %w", spec.Username, err)
 	}
@@ -224,7 +226,7 @@ func (s *Service) DisableUser(ctx context.Context, username string) (User, Outco
 	if u.Disabled() {
 		return u, Unchanged, nil
 	}
-	u.DisabledAt = s.clock.Now()
+	u.DisabledAt = clock.Base(s.clock) // basetime: the operator's, as a customer's (EnsureCustomer)
 	u.TokenGeneration++
 	return u, Updated, s.store.UpdateUser(ctx, u)
 }

@@ -113,8 +113,9 @@ func (w *Worker) Stop() {
 func (w *Worker) RunDue(ctx context.Context) (int, error) {
 	ran := 0
 	for ctx.Err() == nil {
-		wall := w.cfg.LeaseClock.Now().UTC().Truncate(time.Microsecond)
-		lease, jobs, err := w.queue.Claim(ctx, w.kinds.Kinds(), w.now(), wall, wall.Add(w.cfg.Lease), w.cfg.Batch)
+		// basetime: leases are on the wall clock; a claim is a due scan that adds each job's tenant's offset
+		wall, base := clock.Base(w.cfg.LeaseClock), clock.Base(w.clock)
+		lease, jobs, err := w.queue.Claim(ctx, w.kinds.Kinds(), base, wall, wall.Add(w.cfg.Lease), w.cfg.Batch)
 		if err != nil {
 			return ran, fmt.Errorf("claim jobs: %w", err)
 		}
@@ -153,7 +154,7 @@ func (w *Worker) run(ctx context.Context, c *claim, j Job) {
 	err := w.handle(jctx, j)
 	c.end(j.ID) // the heartbeat stops extending it; Finish releases it
 	lease := c.lease
-	now := w.now() // when it ended (bookkeeping: base time)
+	now := clock.Base(w.clock) // basetime: when it ended, the queue's bookkeeping
 	due := w.tenantNow(ctx, j)
 	state, runAt, text := Completed, time.Time{}, ""
 	var retry retryAt
@@ -191,20 +192,16 @@ func (w *Worker) handle(ctx context.Context, j Job) (err error) {
 	return h(ctx, j.Args)
 }
 
-// now is the base time at the precision the store keeps: a claim adds each
-// job's tenant's sandbox clock offset to it.
-func (w *Worker) now() time.Time { return w.clock.Now().UTC().Truncate(time.Microsecond) }
-
 // tenantNow is the time on the clock of j's tenant, from which a retry's
 // backoff runs; the base time for a system job, or when the tenant's clock
 // cannot be read (the retry then comes early on that clock, never late).
 func (w *Worker) tenantNow(ctx context.Context, j Job) time.Time {
-	now, err := clock.For(ctx, w.clock, j.TenantID)
+	now, err := clock.UnitTime(ctx, w.clock, j.TenantID)
 	if err != nil {
 		w.log.Warn("read the clock of a job's tenant", "job", j.ID, "tenant", j.TenantID, "err", err)
-		return w.now()
+		return clock.Base(w.clock) // basetime: the fallback above: early, never late
 	}
-	return now.UTC().Truncate(time.Microsecond)
+	return now
 }
 
 // claim is the state of one claimed batch: the jobs not yet ended, each
@@ -289,7 +286,7 @@ func (w *Worker) heartbeat(ctx context.Context, c *claim) (stop func()) {
 			if len(ids) == 0 {
 				continue
 			}
-			now := w.cfg.LeaseClock.Now().UTC().Truncate(time.Microsecond)
+			now := clock.Base(w.cfg.LeaseClock) // basetime: leases are on the wall clock
 			held, err := w.queue.Extend(ctx, c.lease, ids, now.Add(w.cfg.Lease))
 			if err != nil {
 				w.log.Warn("job heartbeat: lease not extended", "lease", c.lease, "jobs", len(ids), "err", err)

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -66,6 +65,9 @@ func (s *Service) EnsureAccount(ctx context.Context, spec AccountSpec) (Account,
 	case !errs.Is(err, errs.NotFound):
 		return Account{}, false, err
 	}
+	if a.CreatedAt, err = clock.UnitTime(ctx, s.clock, a.CustomerID); err != nil {
+		return Account{}, false, err
+	}
 	if err := s.repo.CreateAccount(ctx, a); err != nil {
 		return Account{}, false, err
 	}
@@ -105,8 +107,7 @@ func (s *Service) accountOf(spec AccountSpec) (Account, error) {
 		iban = GenerateIBAN(id, cur)
 	}
 	return Account{ID: id, CustomerID: strings.ToLower(spec.CustomerID), Type: Connected, Status: AccountActive,
-		Currency: cur, IBAN: iban, Nickname: spec.Nickname, Country: iso.IBANCountry(iban),
-		CreatedAt: s.clock.Now().UTC().Truncate(time.Microsecond)}, nil
+		Currency: cur, IBAN: iban, Nickname: spec.Nickname, Country: iso.IBANCountry(iban)}, nil
 }
 
 // GenerateIBAN is the IBAN bankrail gives an account that was opened

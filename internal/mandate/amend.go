@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ids"
 )
@@ -157,7 +158,7 @@ func (s *Service) answer(ctx context.Context, a Amendment, ans Answer) (Amendmen
 		if err != nil {
 			return err
 		}
-		now, err := s.now(ctx, m.CustomerID)
+		now, err := clock.UnitTime(ctx, s.clock, m.CustomerID)
 		if err != nil {
 			return err
 		}
@@ -209,7 +210,7 @@ func (s *Service) tell(ctx context.Context, r Repos, m Mandate, a Amendment, typ
 // settleAmendment abandons a when the payer's time is up. When another
 // request or instance ended it meanwhile, it returns it as stored.
 func (s *Service) settleAmendment(ctx context.Context, a Amendment) (Amendment, error) {
-	now, err := s.now(ctx, a.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, a.CustomerID)
 	if err != nil || !a.AbandonDue(now) {
 		return a, err
 	}

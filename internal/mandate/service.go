@@ -45,16 +45,10 @@ type Creator struct {
 	UserID     string
 }
 
-// now is the time on the clock of customerID's tenant (in the sandbox each
-// top-level customer has its own clock), at the precision the store keeps.
-func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
-	return clock.StoredFor(ctx, s.clock, customerID)
-}
-
 // Create makes a REQUESTED mandate (sandbox: POST /mandates) that the payer
 // authorises at the mock bank (AuthorisationURL) or through the sandbox.
 func (s *Service) Create(ctx context.Context, c Creator, in CreateInput) (Mandate, error) {
-	now, err := s.now(ctx, c.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, c.CustomerID)
 	if err != nil {
 		return Mandate{}, err
 	}
@@ -206,7 +200,7 @@ func (s *Service) change(ctx context.Context, id string, fn func(r Repos, m Mand
 		if err != nil {
 			return err
 		}
-		now, err := s.now(ctx, m.CustomerID)
+		now, err := clock.UnitTime(ctx, s.clock, m.CustomerID)
 		if err != nil {
 			return err
 		}
@@ -243,7 +237,7 @@ func (s *Service) move(ctx context.Context, r Repos, m Mandate, mv Move, now tim
 // settle expires m when its validity has passed. When another request or
 // instance changed it meanwhile, it returns the mandate as stored.
 func (s *Service) settle(ctx context.Context, m Mandate) (Mandate, error) {
-	now, err := s.now(ctx, m.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, m.CustomerID)
 	if err != nil || !m.ExpiryDue(now) {
 		return m, err
 	}
@@ -253,7 +247,7 @@ func (s *Service) settle(ctx context.Context, m Mandate) (Mandate, error) {
 		if err != nil {
 			return err
 		}
-		now, err := s.now(ctx, cur.CustomerID)
+		now, err := clock.UnitTime(ctx, s.clock, cur.CustomerID)
 		if err != nil {
 			return err
 		}

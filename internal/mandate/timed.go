@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 )
 
@@ -17,7 +18,7 @@ const DueBatch = 100
 // worker's task (beside the payments' timed moves).
 func (s *Service) RunTimedMoves(ctx context.Context) error {
 	for {
-		now := s.clock.Now().UTC() // the base time: the store adds each tenant's offset
+		now := clock.Base(s.clock) // basetime: a due scan, the store adds each tenant's offset
 		mandates, err := s.mandates.DueToExpire(ctx, now, DueBatch)
 		if err != nil {
 			return err

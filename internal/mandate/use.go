@@ -3,6 +3,7 @@ package mandate
 import (
 	"context"
 
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ids"
 )
@@ -43,7 +44,7 @@ func (s *Service) Use(ctx context.Context, r Repos, viewerCustomerID string, u P
 	if err != nil {
 		return Mandate{}, err
 	}
-	now, err := s.now(ctx, m.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, m.CustomerID)
 	if err != nil {
 		return Mandate{}, err
 	}

@@ -37,7 +37,8 @@ func (s *Settings) SetChaos(ctx context.Context, clientID string, c Chaos) (Chao
 	if err := c.Validate(); err != nil {
 		return Chaos{}, Rotation{}, err
 	}
-	if err := s.store.SetNotificationChaos(ctx, clientID, c, s.clock.Now()); err != nil {
+	// basetime: the settings' own bookkeeping (updated_at), shown to no one
+	if err := s.store.SetNotificationChaos(ctx, clientID, c, clock.Base(s.clock)); err != nil {
 		return Chaos{}, Rotation{}, err
 	}
 	return s.store.NotificationChaos(ctx, clientID)

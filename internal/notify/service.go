@@ -71,7 +71,11 @@ func (s *Service) Get(ctx context.Context, viewer, id string) (Notification, []A
 
 // Redeliver queues the notification again now.
 func (s *Service) Redeliver(ctx context.Context, viewer, id string) (Notification, error) {
-	return s.store.RedeliverNotification(ctx, viewer, id, s.clock.Now())
+	now, err := clock.UnitTime(ctx, s.clock, viewer) // the viewer's tenant is the notification's
+	if err != nil {
+		return Notification{}, err
+	}
+	return s.store.RedeliverNotification(ctx, viewer, id, now)
 }
 
 // Test sends a test notification to the application of clientID.
@@ -85,5 +89,6 @@ func (s *Service) Test(ctx context.Context, customerID, clientID string) (Notifi
 // out now; if the receiver still fails, PauseAfter more failures pause it
 // again. It reports whether the application was paused.
 func (s *Service) Resume(ctx context.Context, clientID string) (bool, error) {
-	return s.store.ResumeNotifications(ctx, clientID, s.clock.Now())
+	// basetime: the held notifications are due at once, and the base time is due on every tenant's clock
+	return s.store.ResumeNotifications(ctx, clientID, clock.Base(s.clock))
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 )
 
@@ -61,7 +62,7 @@ func (s *Service) ForPayer(ctx context.Context, id, token string) (Payment, erro
 	case err != nil:
 		return Payment{}, err
 	case subtle.ConstantTimeCompare([]byte(p.CheckoutToken), []byte(token)) != 1:
-		now, err := s.nowFor(ctx, p.CustomerID)
+		now, err := clock.UnitTime(ctx, s.clock, p.CustomerID)
 		if err != nil {
 			return Payment{}, err
 		}
@@ -123,7 +124,7 @@ func (s *Service) apply(ctx context.Context, p Payment, ev Event) (Payment, erro
 	if err != nil {
 		return Payment{}, err
 	}
-	now, err := s.nowFor(ctx, p.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, p.CustomerID)
 	if err != nil {
 		return Payment{}, err
 	}
@@ -162,7 +163,7 @@ func (s *Service) save(ctx context.Context, c Change) error {
 // When another request or instance moved the payment meanwhile, it returns
 // the payment as stored.
 func (s *Service) settle(ctx context.Context, p Payment) (Payment, error) {
-	now, err := s.nowFor(ctx, p.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, p.CustomerID)
 	if err != nil {
 		return Payment{}, err
 	}
@@ -192,7 +193,7 @@ const DueBatch = 100
 // happens once. It is the background worker's task.
 func (s *Service) RunTimedMoves(ctx context.Context) error {
 	for {
-		ids, err := s.payments.Due(ctx, s.now(), DueBatch)
+		ids, err := s.payments.Due(ctx, clock.Base(s.clock), DueBatch) // basetime: the SQL adds each payment's tenant offset
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/iso"
@@ -50,10 +51,15 @@ func (s *Service) Payin(ctx context.Context, in PayinInput) (PayinOutcome, error
 	if err := checkPayin(in, Limits{MaxMajor: s.cfg.MaxMajor}); err != nil {
 		return PayinOutcome{}, err
 	}
+	// The caller's tenant is the account's: the account is the caller's
+	// own or one below it.
+	now, err := clock.UnitTime(ctx, s.clock, in.ViewerCustomerID)
+	if err != nil {
+		return PayinOutcome{}, err
+	}
 	var out PayinOutcome
-	var err error
 	for range 3 { // a concurrent payin took the payment or the external id: look again
-		out, err = s.payinOnce(ctx, in)
+		out, err = s.payinOnce(ctx, in, now)
 		if !errs.Is(err, errs.Conflict) {
 			break
 		}
@@ -61,7 +67,7 @@ func (s *Service) Payin(ctx context.Context, in PayinInput) (PayinOutcome, error
 	return out, err
 }
 
-func (s *Service) payinOnce(ctx context.Context, in PayinInput) (PayinOutcome, error) {
+func (s *Service) payinOnce(ctx context.Context, in PayinInput, now time.Time) (PayinOutcome, error) {
 	var out PayinOutcome
 	err := s.inTx(ctx, func(r Repos) error {
 		out = PayinOutcome{}
@@ -91,7 +97,6 @@ func (s *Service) payinOnce(ctx context.Context, in PayinInput) (PayinOutcome, e
 		} else if !errs.Is(err, errs.NotFound) {
 			return err
 		}
-		now := s.now()
 		funds := Funds{ExternalID: in.ExternalPaymentID, Reference: in.PaymentReference,
 			Sender: ledger.Counterparty{Name: in.SenderName, IBAN: in.SenderIBAN}}
 		if bounce {

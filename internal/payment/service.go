@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -179,7 +178,7 @@ func writeCreated(ctx context.Context, r Repos, c Change) error {
 
 // newPayment builds the NEW_PAYMENT record of an accepted request.
 func (s *Service) newPayment(ctx context.Context, in CreateInput) (Payment, error) {
-	now, err := s.nowFor(ctx, in.Creator.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, in.Creator.CustomerID)
 	if err != nil {
 		return Payment{}, err
 	}
@@ -343,20 +342,18 @@ func (s *Service) TransferType(p Payment) string {
 }
 
 // RecordSender stores the paying account the bank reported (used by tests;
-// the mock bank reports it with the payer's authorisation).
+// the mock bank reports it with the payer's authorisation), at the time of
+// the payment's tenant.
 func (s *Service) RecordSender(ctx context.Context, id string, sender Sender) error {
-	return s.payments.SetSender(ctx, id, sender, s.now())
-}
-
-// now is the base time at the precision the store keeps (the sandbox
-// clock of no tenant: what selects due moves of every tenant).
-func (s *Service) now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
-
-// nowFor is the time on the clock of customerID's tenant (its sandbox clock
-// in the sandbox) at the precision the store keeps.
-func (s *Service) nowFor(ctx context.Context, customerID string) (time.Time, error) {
-	now, err := clock.For(ctx, s.clock, customerID)
-	return now.UTC().Truncate(time.Microsecond), err
+	p, err := s.payments.GetByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	now, err := clock.UnitTime(ctx, s.clock, p.CustomerID)
+	if err != nil {
+		return err
+	}
+	return s.payments.SetSender(ctx, id, sender, now)
 }
 
 // NameMatch is the answer of a name match score request.

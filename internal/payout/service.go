@@ -115,7 +115,7 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Payout, Verifi
 	if err != nil {
 		return Payout{}, Verification{}, err
 	}
-	now, err := s.now(ctx, acct.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, acct.CustomerID)
 	if err != nil {
 		return Payout{}, Verification{}, err
 	}
@@ -220,7 +220,7 @@ func (s *Service) Decide(ctx context.Context, viewerCustomerID, id string, appro
 		if p.Status != Created {
 			return errs.E(errs.NotModifiable, "The payout is %s; its verification can no longer be decided.", p.Status)
 		}
-		now, err := s.now(ctx, v.CustomerID)
+		now, err := clock.UnitTime(ctx, s.clock, v.CustomerID)
 		if err != nil {
 			return err
 		}
@@ -248,7 +248,7 @@ func (s *Service) Decide(ctx context.Context, viewerCustomerID, id string, appro
 // ExpiresAfter without a decision on its tenant's clock; it returns how
 // many. The decision stays null. Run by a periodic worker.
 func (s *Service) RunExpiry(ctx context.Context) (int, error) {
-	due, err := s.payouts.DueVerifications(ctx, s.clock.Now(), 100)
+	due, err := s.payouts.DueVerifications(ctx, clock.Base(s.clock), 100) // basetime: a due scan, the store adds each tenant's offset
 	if err != nil {
 		return 0, err
 	}
@@ -259,7 +259,7 @@ func (s *Service) RunExpiry(ctx context.Context) (int, error) {
 			if err != nil {
 				return err
 			}
-			now, err := s.now(ctx, v.CustomerID)
+			now, err := clock.UnitTime(ctx, s.clock, v.CustomerID)
 			if err != nil {
 				return err
 			}
@@ -334,9 +334,4 @@ func (s *Service) retrying(ctx context.Context, fn func(Repos) error) error {
 		}
 	}
 	return err
-}
-
-// now is the time on the clock of customerID's tenant, at the store's precision.
-func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
-	return clock.StoredFor(ctx, s.clock, customerID)
 }

@@ -52,7 +52,7 @@ func (l *Limiter) Allow(ctx context.Context, application string) error {
 	if l == nil || l.cfg.Limit <= 0 {
 		return nil
 	}
-	now := l.clock.Now()
+	now := l.clock.Now() // basetime: request rates are in real time, whatever a tenant's clock (as the login throttle)
 	start := now.Truncate(l.cfg.Window)
 	n, counted, err := l.counter.CountRequest(ctx, application, start)
 	if err != nil {

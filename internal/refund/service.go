@@ -3,10 +3,8 @@ package refund
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -187,7 +185,7 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error)
 	if err != nil {
 		return Refund{}, err
 	}
-	tenant, now, err := s.tenantNow(ctx, p.CustomerID)
+	tenant, now, err := clock.UnitTenant(ctx, s.clock, p.CustomerID)
 	if err != nil {
 		return Refund{}, err
 	}
@@ -257,35 +255,6 @@ func (s *Service) OfPayment(ctx context.Context, viewerCustomerID, paymentID str
 		return nil, err
 	}
 	return s.refunds.OfPayment(ctx, p.ID)
-}
-
-// tenantReader is the sandbox clock (clock.Tenants): it names the tenant
-// (top-level customer) whose clock a customer follows, which a job needs
-// to be due on that clock.
-type tenantReader interface {
-	Read(ctx context.Context, customerID string) (clock.Reading, error)
-}
-
-// tenantNow is the time on the clock of customerID's tenant (the sandbox
-// clock is per top-level customer) at the precision the store keeps, and
-// that tenant's id ("" without per-tenant clocks: production's jobs are due
-// on the one clock).
-func (s *Service) tenantNow(ctx context.Context, customerID string) (string, time.Time, error) {
-	if tr, ok := s.clock.(tenantReader); ok {
-		r, err := tr.Read(ctx, customerID)
-		if err != nil {
-			return "", time.Time{}, fmt.Errorf("read the clock of customer %s: %w", customerID, err)
-		}
-		return r.TenantID, r.Now.UTC().Truncate(time.Microsecond), nil
-	}
-	t, err := s.now(ctx, customerID)
-	return "", t, err
-}
-
-// now is the time on the clock of customerID's tenant, at the precision
-// the store keeps.
-func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
-	return clock.StoredFor(ctx, s.clock, customerID)
 }
 
 // Refundability is the refund rule applied to p now: what is left of it

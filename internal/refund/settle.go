@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/job"
@@ -106,7 +107,7 @@ func (s *Service) send(ctx context.Context, f Refund, tx ledger.Transaction, sce
 // named none). The running job then ends: a pending bank is not a failure,
 // and asking again does not use up its attempts.
 func (s *Service) askAgain(ctx context.Context, f Refund, a SettleArgs, at time.Time) error {
-	tenant, now, err := s.tenantNow(ctx, f.CustomerID)
+	tenant, now, err := clock.UnitTenant(ctx, s.clock, f.CustomerID)
 	if err != nil {
 		return err
 	}
@@ -148,7 +149,7 @@ func (s *Service) settle(ctx context.Context, r Repos, f Refund, tx ledger.Trans
 	case Rejected:
 		txTo = ledger.TxRejected
 	}
-	now, err := s.now(ctx, f.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, f.CustomerID)
 	if err != nil {
 		return err
 	}

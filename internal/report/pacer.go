@@ -26,7 +26,7 @@ type pacer struct {
 
 // newPacer is the pacer of one generation; busy nil never pauses.
 func newPacer(busy func() bool) *pacer {
-	return &pacer{busy: busy, now: time.Now, sleep: sleepCtx}
+	return &pacer{busy: busy, now: time.Now, sleep: sleepCtx} // basetime: pauses are real time
 }
 
 // row counts one written row and pauses when it is time to and the API is

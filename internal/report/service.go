@@ -97,7 +97,7 @@ func (s *Service) Create(ctx context.Context, in Input) (Report, error) {
 	if err := v.Err(); err != nil {
 		return Report{}, err
 	}
-	createdAt, err := s.now(ctx, in.ViewerID)
+	createdAt, err := clock.UnitTime(ctx, s.clock, in.ViewerID)
 	if err != nil {
 		return Report{}, err
 	}
@@ -158,8 +158,8 @@ func (s *Service) List(ctx context.Context, viewer string, f ListFilter) (paging
 // chunks of earlier attempts), so a file is never half-written and
 // AVAILABLE. After MaxAttempts the report is FAILED.
 func (s *Service) Generate(ctx context.Context, args GenerateArgs) error {
-	now := s.clock.Now().UTC()
-	r, err := s.repo.Start(ctx, args.ReportID, now)
+	// basetime: the attempt's start, before the report (and so its tenant) is read
+	r, err := s.repo.Start(ctx, args.ReportID, clock.Base(s.clock))
 	switch {
 	case errs.Is(err, errs.NotFound):
 		return job.Cancel(err)
@@ -168,39 +168,20 @@ func (s *Service) Generate(ctx context.Context, args GenerateArgs) error {
 	case r.Status != Generating:
 		return nil // generated (or failed) by an earlier attempt
 	case r.Attempt > MaxAttempts:
-		return s.finish(ctx, r, Failed, now, fmt.Errorf("gave up after %d attempts", MaxAttempts))
+		return s.finish(ctx, r, Failed, fmt.Errorf("gave up after %d attempts", MaxAttempts))
 	}
-	start := time.Now()
+	start := time.Now() // basetime: how long the generation took, for the log
 	if err := s.write(ctx, &r); err != nil {
 		if r.Attempt >= MaxAttempts {
-			at, clockErr := s.now(ctx, r.CustomerID)
-			if clockErr != nil {
-				return clockErr
-			}
-			return s.finish(ctx, r, Failed, at, err)
+			return s.finish(ctx, r, Failed, err)
 		}
 		return fmt.Errorf("generate report %s (attempt %d): %w", r.ID, r.Attempt, err)
 	}
 	if s.log != nil {
 		s.log.Info("report generated", "report", r.ID, "type", r.Type, "rows", r.Rows, "bytes", r.Size,
-			"compressed", r.Compressed, "took", time.Since(start))
+			"compressed", r.Compressed, "took", time.Since(start)) // basetime: a duration, for the log
 	}
-	at, err := s.now(ctx, r.CustomerID)
-	if err != nil {
-		return err
-	}
-	return s.finish(ctx, r, Available, at, nil)
-}
-
-// now is the time on the clock of customerID's tenant (in the sandbox each
-// top-level customer has its own clock): a report's createdAt and
-// generatedAt follow the clock its creator sees.
-func (s *Service) now(ctx context.Context, customerID string) (time.Time, error) {
-	t, err := clock.For(ctx, s.clock, customerID)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("read the clock of customer %s: %w", customerID, err)
-	}
-	return t.UTC(), nil
+	return s.finish(ctx, r, Available, nil)
 }
 
 // write streams the report's rows into its chunks.
@@ -228,9 +209,13 @@ func (s *Service) write(ctx context.Context, r *Report) error {
 	return nil
 }
 
-// finish records the end of an attempt with its notification, in one
-// transaction.
-func (s *Service) finish(ctx context.Context, r Report, st Status, at time.Time, cause error) error {
+// finish records the end of an attempt, at the time of the report's
+// tenant, with its notification, in one transaction.
+func (s *Service) finish(ctx context.Context, r Report, st Status, cause error) error {
+	at, err := clock.UnitTime(ctx, s.clock, r.CustomerID)
+	if err != nil {
+		return err
+	}
 	r.Status, r.GeneratedAt = st, at
 	if cause != nil {
 		r.Failure = cause.Error()

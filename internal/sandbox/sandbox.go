@@ -101,7 +101,8 @@ func (s *Service) EnsureBaseline(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("take the sandbox baseline: %w", err)
 	}
-	if err := s.store.SaveBaseline(ctx, version, buf.Bytes(), s.clock.Now()); err != nil {
+	// basetime: the baseline is the whole instance's, no tenant's
+	if err := s.store.SaveBaseline(ctx, version, buf.Bytes(), clock.Base(s.clock)); err != nil {
 		return false, fmt.Errorf("store the sandbox baseline: %w", err)
 	}
 	return true, nil
@@ -121,7 +122,7 @@ func (s *Service) snapshot(ctx context.Context, w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	sw := NewWriter(w, Header{SchemaVersion: version, Engine: s.store.Engine(), TakenAt: s.clock.Now().UTC()})
+	sw := NewWriter(w, Header{SchemaVersion: version, Engine: s.store.Engine(), TakenAt: clock.Base(s.clock)}) // basetime: a snapshot of every tenant
 	if err := s.store.DumpTables(ctx, sw); err != nil {
 		return 0, err
 	}

@@ -168,11 +168,14 @@ func (d *Dispatcher) loop(ctx context.Context) {
 // the sandbox): X-Service-Timed and the retry schedule follow it. When that
 // clock cannot be read it is the base time (a retry then comes early on
 // the tenant's clock, never late).
+//
+// A delivery reads it at each of its steps (the request, its outcome),
+// which are apart in real time.
 func (d *Dispatcher) now(ctx context.Context, customerID string) time.Time {
-	now, err := clock.For(ctx, d.clock, customerID)
+	now, err := clock.UnitTime(ctx, d.clock, customerID)
 	if err != nil {
 		d.logErr(ctx, "read the clock of a notification's customer", err)
-		return d.clock.Now()
+		return clock.Base(d.clock) // basetime: the fallback above: early, never late
 	}
 	return now
 }
@@ -180,7 +183,8 @@ func (d *Dispatcher) now(ctx context.Context, customerID string) time.Time {
 // fill claims as many due notifications as there are free slots. Due is
 // the base time: the claim adds each customer's sandbox clock offset.
 func (d *Dispatcher) fill(ctx context.Context) {
-	req := notify.ClaimRequest{Due: d.clock.Now(), LeaseNow: d.opts.Wall.Now(), Lease: d.opts.Lease}
+	// basetime: a due scan (the claim adds each tenant's offset) and leases on the wall clock
+	req := notify.ClaimRequest{Due: clock.Base(d.clock), LeaseNow: clock.Base(d.opts.Wall), Lease: d.opts.Lease}
 	if due, err := d.store.HasDueNotifications(ctx, req); err != nil || !due {
 		d.logErr(ctx, "look for due notifications", err)
 		return

@@ -56,9 +56,9 @@ func (d *Dispatcher) attempt(ctx context.Context, c notify.Claim) (notify.Attemp
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
 	defer cancel()
-	began := time.Now() // latency is a duration on the monotonic clock, not a time rule
+	began := time.Now() // basetime: latency is a duration on the monotonic clock, not a time rule
 	status, body, err := d.post(ctx, req)
-	a.Latency = time.Since(began)
+	a.Latency = time.Since(began) // basetime: the latency above
 	a.ResponseStatus, a.ResponseBody = status, body
 	switch {
 	case err != nil && errors.Is(ctx.Err(), context.Canceled): // Stop, not the receiver

@@ -33,7 +33,7 @@ func (d *Dispatcher) SendTest(ctx context.Context, customerID, clientID string) 
 	if a.Success {
 		n.Status, n.DeliveredAt = notify.Delivered, d.now(ctx, customerID)
 	}
-	resumed, err := d.store.RecordTestNotification(context.WithoutCancel(ctx), n, a, d.clock.Now())
+	resumed, err := d.store.RecordTestNotification(context.WithoutCancel(ctx), n, a, d.now(ctx, customerID))
 	if err != nil {
 		return notify.Notification{}, nil, err
 	}
