@@ -37,6 +37,7 @@ func NewChecker(books Books, clk clock.Clock, log *slog.Logger, observer VerifyO
 // that do not balance are logged at ERROR, each discrepancy with its
 // account and bucket or its entry.
 func (c *Checker) Run(ctx context.Context) error {
+	// basetime: the books are the instance's, no tenant's; the time only stamps the report
 	r, err := VerifyBooks(ctx, c.books, c.clock.Now())
 	if err != nil {
 		if c.observer != nil && ctx.Err() == nil {

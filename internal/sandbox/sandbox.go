@@ -202,6 +202,7 @@ const shownDiscrepancies = 3
 // discrepancies, and roll the replacement back.
 func refuseUnbalanced(clk clock.Clock, what string) BooksCheck {
 	return func(ctx context.Context, books ledger.BooksReader) error {
+		// basetime: the whole instance's books are checked; the time only stamps the report
 		r, err := ledger.Verify(ctx, books, clk.Now())
 		if err != nil || r.Balanced() {
 			return err
