@@ -237,7 +237,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.refunds = refund.NewService(refund.Deps{Refunds: a.store.Refunds(), Payments: a.store.Payments(), Accounts: a.store.Ledger(),
 		InTx: store.Transactor[refund.Repos](a.store), Keys: keyGuard, Clock: a.clock, Sandbox: a.cfg.Mode == config.Sandbox,
 		Bank: refundBank, Log: a.log.With("component", "refunds")})
-	if err := a.buildJobs(ctx, keyGuard, opts.Jobs); err != nil {
+	if err := a.buildJobs(ctx, keyGuard, opts.Jobs, reg); err != nil {
 		return err
 	}
 	interval := opts.TimedMoves

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/bankrail/bankrail/internal/alias"
 	"github.com/bankrail/bankrail/internal/idempotency"
 	"github.com/bankrail/bankrail/internal/job"
+	"github.com/bankrail/bankrail/internal/metrics"
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 )
@@ -22,9 +25,11 @@ const (
 	keepFinishedJobs         = 7 * 24 * time.Hour // how long ended jobs stay for inspection
 )
 
-// buildJobs registers the job kinds, makes the job worker (woken when this
-// instance enqueues) and enqueues the first run of the periodic jobs.
-func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard, cfg job.Config) error {
+// buildJobs registers the job kinds, each with its concurrency (a kind's
+// slots are its own: a long report never holds a refund's settlement),
+// makes the job worker (woken when this instance enqueues, its dead jobs
+// counted on reg) and enqueues the first run of the periodic jobs.
+func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard, cfg job.Config, reg prometheus.Registerer) error {
 	kinds := job.NewRegistry()
 	queue := a.store.Jobs()
 	job.Register(kinds, kindPurgeIdempotencyKeys, func(ctx context.Context, _ struct{}) error {
@@ -40,10 +45,13 @@ func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard, cfg job.Co
 			a.log.Info("purged expired idempotency keys and finished jobs", "keys", n, "jobs", done)
 		}
 		return a.enqueuePurge(ctx, queue, a.clock.Now().Add(purgeEvery))
-	})
-	job.Register(kinds, report.KindGenerate, a.reports.Generate)
-	job.Register(kinds, alias.KindIssue, a.aliases.Issue)
-	job.Register(kinds, refund.KindSettle, a.refunds.Settle)
+	}, job.Concurrency(1))
+	job.Register(kinds, report.KindGenerate, a.reports.Generate, job.Concurrency(2)) // CPU and a read transaction each
+	job.Register(kinds, alias.KindIssue, a.aliases.Issue, job.Concurrency(2))
+	job.Register(kinds, refund.KindSettle, a.refunds.Settle, job.Concurrency(8)) // short; a merchant waits for each
+	if cfg.Observer == nil {
+		cfg.Observer = metrics.NewJobs(reg, a.store.DeadJobCounts, kinds.Kinds()...)
+	}
 	w := job.NewWorker(queue, kinds, a.clock, a.log.With("component", "jobs"), cfg)
 	a.jobs = w
 	a.store.OnJobsEnqueued(w.Wake)

@@ -24,6 +24,11 @@ const (
 	Completed State = "completed" // its handler returned nil
 	Failed    State = "failed"    // its last attempt failed and no attempt is left
 	Cancelled State = "cancelled" // its handler said retrying is pointless (Cancel)
+	// Dead: its lease ran out Config.MaxLeaseExpiries times (its handler
+	// crashes the instance that runs it, or hangs where no heartbeat
+	// reaches the database). It is never claimed again, never purged, and
+	// counted in bankrail_jobs_dead: an operator looks at it.
+	Dead State = "dead"
 )
 
 // Job is one unit of background work.
@@ -36,9 +41,13 @@ type Job struct {
 	RunAt       time.Time // due time on the service clock
 	Attempt     int       // attempts started so far (1 while the first runs)
 	MaxAttempts int
-	State       State
-	LastError   string
-	CreatedAt   time.Time
+	// LeaseExpiries counts the claims that found this job's lease run out
+	// (its holder died or hung).
+	LeaseExpiries int
+	State         State
+	LastError     string
+	CreatedAt     time.Time
+	FinishedAt    time.Time // when it ended (zero while it waits or runs)
 }
 
 // DefaultMaxAttempts is how often a job is tried when its enqueuer does not
@@ -56,13 +65,16 @@ type Enqueuer interface {
 // its own.
 type Queue interface {
 	Enqueuer
-	// Claim takes up to limit jobs of kinds: those available and due at
-	// now on the service clock, and those running under a lease that ran
-	// out at leaseNow (its holder died); it marks them running under a new
-	// lease until leaseUntil and counts the attempt. Leases are wall time,
-	// due times service time: advancing the sandbox clock must not expire
-	// the lease of a running job.
-	Claim(ctx context.Context, kinds []string, now, leaseNow, leaseUntil time.Time, limit int) (leaseID string, jobs []Job, err error)
+	// Claim is one round of a worker, in one transaction: it buries (state
+	// Dead) the jobs of the request's kinds whose lease ran out at
+	// LeaseNow for the MaxLeaseExpiries-th time, then takes, per kind, up
+	// to Slots[kind] jobs: first those running under a lease that ran out
+	// (their holder died), then those available and due at Now on the
+	// service clock. It marks them running under a new lease until
+	// LeaseUntil and counts the attempt. Leases are wall time, due times
+	// service time: advancing the sandbox clock must not expire the lease
+	// of a running job.
+	Claim(ctx context.Context, req ClaimRequest) (Claimed, error)
 	// Finish records a claimed job's outcome, only while this lease holds
 	// it: Completed, Cancelled or Failed with errText; or, with
 	// state Available, a retry at runAt.
@@ -71,6 +83,28 @@ type Queue interface {
 	// ids that leaseID still holds (running, not taken over) to until
 	// (wall time) and returns their ids; the others were lost.
 	Extend(ctx context.Context, leaseID string, ids []string, until time.Time) (held []string, err error)
+}
+
+// ClaimRequest is what a worker asks of the queue in one round.
+type ClaimRequest struct {
+	// Slots are the free slots of each kind the worker runs: at most that
+	// many jobs of the kind are claimed. A kind at 0 is not claimed, but
+	// its dead jobs are buried.
+	Slots map[string]int
+	Now   time.Time // the base time of the service clock (each job's tenant's offset is added to it)
+	// LeaseNow and LeaseUntil are wall time: a lease that ended before
+	// LeaseNow ran out; a claim's lease lasts until LeaseUntil.
+	LeaseNow, LeaseUntil time.Time
+	// MaxLeaseExpiries: a job whose lease ran out this many times is Dead
+	// instead of claimed again.
+	MaxLeaseExpiries int
+}
+
+// Claimed is the outcome of one Claim.
+type Claimed struct {
+	Lease string // the lease the claimed jobs run under
+	Jobs  []Job  // claimed, state Running
+	Dead  []Job  // buried by this claim, state Dead
 }
 
 // ErrLeaseLost is the cause of the cancellation of a handler's context

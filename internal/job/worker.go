@@ -2,10 +2,8 @@ package job
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -14,15 +12,33 @@ import (
 
 // Config are a worker's settings.
 type Config struct {
-	Poll        time.Duration // how often to look for due jobs when not woken (default 1 s)
-	Lease       time.Duration // how long a claim holds a job before another instance may take it (default 5 min)
-	Heartbeat   time.Duration // how often (real time) a claim's lease is extended while its jobs run (default Lease/3, at most Lease/2)
-	Batch       int           // jobs claimed at once (default 10)
-	Concurrency int           // handlers running at once (default 4)
+	Poll      time.Duration // how often to look for due jobs when not woken (default 1 s)
+	Lease     time.Duration // how long a claim holds a job before another instance may take it (default 5 min)
+	Heartbeat time.Duration // how often (real time) a claim's lease is extended while its jobs run (default Lease/3, at most Lease/2)
+	// Concurrency is how many jobs of one kind run at once, for the kinds
+	// registered without job.Concurrency (default 4). Each kind has its own
+	// slots.
+	Concurrency int
+	// MaxLeaseExpiries is how often a job's lease may run out (its
+	// instance died or it hung) before the job is Dead instead of claimed
+	// again (default 3).
+	MaxLeaseExpiries int
 	// LeaseClock times leases: wall time (clock.Real when nil), never the
 	// sandbox's virtual clock, whose advance would expire running jobs.
 	LeaseClock clock.Clock
+	// Observer is told of the jobs this worker declared dead; nil: none.
+	Observer Observer
 }
+
+// Observer counts what operators alert on (internal/metrics implements
+// it).
+type Observer interface {
+	// JobDead is called once for each job this worker declared Dead.
+	JobDead(kind string)
+}
+
+// DefaultMaxLeaseExpiries is Config.MaxLeaseExpiries when unset.
+const DefaultMaxLeaseExpiries = 3
 
 func (c Config) withDefaults() Config {
 	if c.Poll <= 0 {
@@ -34,11 +50,11 @@ func (c Config) withDefaults() Config {
 	if c.Heartbeat <= 0 || c.Heartbeat > c.Lease/2 {
 		c.Heartbeat = c.Lease / 3
 	}
-	if c.Batch <= 0 {
-		c.Batch = 10
-	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 4
+	}
+	if c.MaxLeaseExpiries <= 0 {
+		c.MaxLeaseExpiries = DefaultMaxLeaseExpiries
 	}
 	if c.LeaseClock == nil {
 		c.LeaseClock = clock.Real{}
@@ -46,10 +62,12 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// Worker claims due jobs and runs their handlers. Several workers, in one
-// process or many, may share a queue: the lease makes each attempt run
-// once, and a heartbeat extends it while the claim's jobs run, so a handler
-// longer than the lease is not taken over while its worker lives.
+// Worker claims due jobs and runs their handlers. Each kind has slots of
+// its own (Concurrency); a slot that frees is refilled at once, so a slow
+// job holds its own slot and no other. Several workers, in one process or
+// many, may share a queue: the lease makes each attempt run once, and a
+// heartbeat extends it while the claim's jobs run, so a handler longer than
+// the lease is not taken over while its worker lives.
 type Worker struct {
 	queue Queue
 	kinds *Registry
@@ -59,13 +77,20 @@ type Worker struct {
 
 	wake   chan struct{}
 	cancel context.CancelFunc
-	done   sync.WaitGroup
+	done   sync.WaitGroup // the polling loop
+	jobs   sync.WaitGroup // every running handler
+
+	claiming sync.Mutex // one Claim at a time, so that two never fill the same free slots
+	mu       sync.Mutex
+	running  map[string]int // kind -> jobs running
+	ended    chan struct{}  // closed (and replaced) when a job ends: its slot is free
 }
 
 // NewWorker returns a worker over queue running the handlers of kinds, with
 // time from clk.
 func NewWorker(queue Queue, kinds *Registry, clk clock.Clock, log *slog.Logger, cfg Config) *Worker {
-	return &Worker{queue: queue, kinds: kinds, clock: clk, log: log, cfg: cfg.withDefaults(), wake: make(chan struct{}, 1)}
+	return &Worker{queue: queue, kinds: kinds, clock: clk, log: log, cfg: cfg.withDefaults(), wake: make(chan struct{}, 1),
+		running: map[string]int{}, ended: make(chan struct{})}
 }
 
 // Wake makes the worker look for due jobs now instead of at its next poll
@@ -77,7 +102,8 @@ func (w *Worker) Wake() {
 	}
 }
 
-// Start begins polling. It returns at once.
+// Start begins polling: at every poll, wake and freed slot, it claims due
+// jobs for the free slots. It returns at once.
 func (w *Worker) Start(ctx context.Context) {
 	ctx, w.cancel = context.WithCancel(ctx)
 	w.done.Add(1)
@@ -86,7 +112,8 @@ func (w *Worker) Start(ctx context.Context) {
 		t := time.NewTicker(w.cfg.Poll)
 		defer t.Stop()
 		for {
-			if _, err := w.RunDue(ctx); err != nil && ctx.Err() == nil {
+			ended := w.slotFreed() // before the claim: a job that ends during it is not missed
+			if _, err := w.fill(ctx); err != nil && ctx.Err() == nil {
 				w.log.Warn("job worker: claim failed", "err", err)
 			}
 			select {
@@ -94,6 +121,7 @@ func (w *Worker) Start(ctx context.Context) {
 				return
 			case <-t.C:
 			case <-w.wake:
+			case <-ended:
 			}
 		}
 	}()
@@ -104,214 +132,123 @@ func (w *Worker) Stop() {
 	if w.cancel != nil {
 		w.cancel()
 		w.done.Wait()
+		w.jobs.Wait()
 		w.cancel = nil
 	}
 }
 
-// RunDue claims and runs due jobs, batch after batch, until none is due. It
-// returns how many it ran.
+// RunDue claims and runs due jobs, refilling slots as they free, until
+// none is due and none runs. It returns how many it started, and the first
+// claim's error (after the jobs running have ended).
 func (w *Worker) RunDue(ctx context.Context) (int, error) {
 	ran := 0
-	for ctx.Err() == nil {
-		// basetime: leases are on the wall clock; a claim is a due scan that adds each job's tenant's offset
-		wall, base := clock.Base(w.cfg.LeaseClock), clock.Base(w.clock)
-		lease, jobs, err := w.queue.Claim(ctx, w.kinds.Kinds(), base, wall, wall.Add(w.cfg.Lease), w.cfg.Batch)
-		if err != nil {
-			return ran, fmt.Errorf("claim jobs: %w", err)
+	for {
+		ended := w.slotFreed()
+		if ctx.Err() == nil {
+			n, err := w.fill(ctx)
+			ran += n
+			if err != nil {
+				w.jobs.Wait()
+				return ran, err
+			}
+			if n > 0 {
+				continue
+			}
 		}
-		if len(jobs) == 0 {
+		if w.idle() {
 			return ran, nil
 		}
-		// A started attempt finishes (Stop waits for it) unless its lease is lost.
-		c := newClaim(context.WithoutCancel(ctx), lease, jobs, wall.Add(w.cfg.Lease))
-		stopBeat := w.heartbeat(context.WithoutCancel(ctx), c)
-		sem := make(chan struct{}, w.cfg.Concurrency)
-		var wg sync.WaitGroup
-		for _, j := range jobs {
-			sem <- struct{}{}
-			wg.Add(1)
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				w.run(context.WithoutCancel(ctx), c, j)
-			}()
-		}
-		wg.Wait()
-		stopBeat()
-		ran += len(jobs)
+		<-ended // a started attempt finishes (Stop waits for it) unless its lease is lost
 	}
-	return ran, nil
 }
 
-// run runs one claimed job of c and records its outcome. Its handler's
-// context is cancelled if the claim's heartbeat loses the lease.
-func (w *Worker) run(ctx context.Context, c *claim, j Job) {
-	jctx := c.start(j.ID)
-	if jctx.Err() != nil { // lost while it waited for its turn: another worker may have it
-		c.end(j.ID)
-		w.log.Warn("job not run: its lease was lost before it started", "job", j.ID, "kind", j.Kind)
-		return
+// slotFreed is closed when a running job next ends.
+func (w *Worker) slotFreed() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.ended
+}
+
+// idle reports whether no job runs.
+func (w *Worker) idle() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, n := range w.running {
+		if n > 0 {
+			return false
+		}
 	}
-	err := w.handle(jctx, j)
-	c.end(j.ID) // the heartbeat stops extending it; Finish releases it
-	lease := c.lease
-	now := clock.Base(w.clock) // basetime: when it ended, the queue's bookkeeping
-	due := w.tenantNow(ctx, j)
-	state, runAt, text := Completed, time.Time{}, ""
-	var retry retryAt
-	switch {
-	case err == nil:
-	case isCancel(err):
-		state, text = Cancelled, err.Error()
-	case j.Attempt >= j.MaxAttempts:
-		state, text = Failed, err.Error()
-	case errors.As(err, &retry):
-		state, runAt, text = Available, retry.at, err.Error()
-	default:
-		state, runAt, text = Available, due.Add(Backoff(j.Attempt, rand.Float64())), err.Error()
+	return true
+}
+
+// free is the free slots of each kind.
+func (w *Worker) free() map[string]int {
+	limits := w.kinds.concurrency(w.cfg.Concurrency)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for k, n := range limits {
+		limits[k] = max(n-w.running[k], 0)
 	}
+	return limits
+}
+
+// fill claims due jobs for the free slots of every kind and starts them;
+// it returns how many. Jobs the claim declared dead are logged and counted.
+func (w *Worker) fill(ctx context.Context) (int, error) {
+	w.claiming.Lock()
+	defer w.claiming.Unlock()
+	slots := w.free()
+	open := 0
+	for _, n := range slots {
+		open += n
+	}
+	if open == 0 {
+		return 0, nil
+	}
+	// basetime: leases are on the wall clock; a claim is a due scan that adds each job's tenant's offset
+	wall, base := clock.Base(w.cfg.LeaseClock), clock.Base(w.clock)
+	got, err := w.queue.Claim(ctx, ClaimRequest{Slots: slots, Now: base, LeaseNow: wall, LeaseUntil: wall.Add(w.cfg.Lease),
+		MaxLeaseExpiries: w.cfg.MaxLeaseExpiries})
 	if err != nil {
-		w.log.Warn("job attempt failed", "job", j.ID, "kind", j.Kind, "attempt", j.Attempt, "next", state, "err", err)
+		return 0, fmt.Errorf("claim jobs: %w", err)
 	}
-	if ferr := w.queue.Finish(ctx, j.ID, lease, state, runAt, text, now); ferr != nil {
-		// The lease ran out and another worker took the job: its outcome counts.
-		w.log.Warn("job outcome not recorded", "job", j.ID, "kind", j.Kind, "err", ferr)
-	}
-}
-
-// handle runs j's handler, turning a panic into an error.
-func (w *Worker) handle(ctx context.Context, j Job) (err error) {
-	h, ok := w.kinds.lookup(j.Kind)
-	if !ok {
-		return Cancel(fmt.Errorf("no handler for job kind %q", j.Kind))
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("handler panicked: %v", p)
-		}
-	}()
-	return h(ctx, j.Args)
-}
-
-// tenantNow is the time on the clock of j's tenant, from which a retry's
-// backoff runs; the base time for a system job, or when the tenant's clock
-// cannot be read (the retry then comes early on that clock, never late).
-func (w *Worker) tenantNow(ctx context.Context, j Job) time.Time {
-	now, err := clock.UnitTime(ctx, w.clock, j.TenantID)
-	if err != nil {
-		w.log.Warn("read the clock of a job's tenant", "job", j.ID, "tenant", j.TenantID, "err", err)
-		return clock.Base(w.clock) // basetime: the fallback above: early, never late
-	}
-	return now
-}
-
-// claim is the state of one claimed batch: the jobs not yet ended, each
-// with the context its handler runs in, and the lease as last renewed.
-type claim struct {
-	lease string
-	mu    sync.Mutex
-	ctxs  map[string]context.Context
-	stops map[string]context.CancelCauseFunc
-	until time.Time // the lease's end as last written (lease clock)
-}
-
-func newClaim(ctx context.Context, lease string, jobs []Job, until time.Time) *claim {
-	c := &claim{lease: lease, ctxs: map[string]context.Context{}, stops: map[string]context.CancelCauseFunc{}, until: until}
-	for _, j := range jobs {
-		c.ctxs[j.ID], c.stops[j.ID] = context.WithCancelCause(ctx)
-	}
-	return c
-}
-
-// start returns the context job id runs in (cancelled with ErrLeaseLost
-// when its lease is lost).
-func (c *claim) start(id string) context.Context {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ctxs[id]
-}
-
-// end forgets a job that ended: the heartbeat no longer extends it.
-func (c *claim) end(id string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if stop, ok := c.stops[id]; ok {
-		stop(nil)
-		delete(c.stops, id)
-		delete(c.ctxs, id)
-	}
-}
-
-// open lists the jobs not yet ended.
-func (c *claim) open() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ids := make([]string, 0, len(c.stops))
-	for id := range c.stops {
-		ids = append(ids, id)
-	}
-	return ids
-}
-
-// lose cancels the jobs of ids with ErrLeaseLost.
-func (c *claim) lose(ids []string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, id := range ids {
-		if stop, ok := c.stops[id]; ok {
-			stop(ErrLeaseLost)
+	for _, j := range got.Dead {
+		w.log.Error("job is dead: its lease ran out too often (its instance died or it hung); it will not run again",
+			"job", j.ID, "kind", j.Kind, "attempt", j.Attempt, "lease_expiries", j.LeaseExpiries, "tenant", j.TenantID,
+			"last_error", j.LastError)
+		if w.cfg.Observer != nil {
+			w.cfg.Observer.JobDead(j.Kind)
 		}
 	}
+	if len(got.Jobs) == 0 {
+		return 0, nil
+	}
+	w.mu.Lock()
+	for _, j := range got.Jobs {
+		w.running[j.Kind]++
+	}
+	w.mu.Unlock()
+	// A started attempt finishes (Stop waits for it) unless its lease is lost.
+	keep := context.WithoutCancel(ctx)
+	c := newClaim(keep, got.Lease, got.Jobs, wall.Add(w.cfg.Lease))
+	c.stopBeat = w.heartbeat(keep, c)
+	w.jobs.Add(len(got.Jobs))
+	for _, j := range got.Jobs {
+		go func() {
+			defer w.jobs.Done()
+			w.run(keep, c, j)
+			w.release(j.Kind)
+		}()
+	}
+	return len(got.Jobs), nil
 }
 
-// heartbeat extends c's lease every Heartbeat until the returned function
-// is called. A job the queue says this lease no longer holds is lost; when
-// the lease cannot be renewed before it runs out (the database is
-// unreachable), every job of the claim is lost: either way another worker
-// may run them, so their handlers' contexts are cancelled.
-func (w *Worker) heartbeat(ctx context.Context, c *claim) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(w.cfg.Heartbeat)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-			ids := c.open()
-			if len(ids) == 0 {
-				continue
-			}
-			now := clock.Base(w.cfg.LeaseClock) // basetime: leases are on the wall clock
-			held, err := w.queue.Extend(ctx, c.lease, ids, now.Add(w.cfg.Lease))
-			if err != nil {
-				w.log.Warn("job heartbeat: lease not extended", "lease", c.lease, "jobs", len(ids), "err", err)
-				if !now.Before(c.until) {
-					w.log.Warn("job heartbeat: the lease ran out; its jobs stop", "lease", c.lease, "jobs", len(ids))
-					c.lose(ids)
-				}
-				continue
-			}
-			c.until = now.Add(w.cfg.Lease)
-			kept := make(map[string]bool, len(held))
-			for _, id := range held {
-				kept[id] = true
-			}
-			var lost []string
-			for _, id := range ids {
-				if !kept[id] {
-					lost = append(lost, id)
-				}
-			}
-			if len(lost) > 0 {
-				w.log.Warn("job heartbeat: lease taken over; those jobs stop", "lease", c.lease, "jobs", lost)
-				c.lose(lost)
-			}
-		}
-	}()
-	return func() { close(done); wg.Wait() }
+// release frees the slot of a job of kind that ended (its outcome
+// recorded) and tells whoever waits for one.
+func (w *Worker) release(kind string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.running[kind]--
+	close(w.ended)
+	w.ended = make(chan struct{})
 }

@@ -4,10 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ids"
@@ -72,61 +69,6 @@ func (q jobs) Enqueue(ctx context.Context, js ...job.Job) error {
 	return nil
 }
 
-// jobTenantOffset is the offset of the clock of a job's tenant (0 for a
-// system job, whose tenant_id is empty).
-var jobTenantOffset = `COALESCE((SELECT tc.offset_us FROM tenant_clocks tc WHERE tc.tenant_id = jobs.tenant_id), 0)`
-
-// Claim takes up to limit due jobs of kinds (and up to limit whose
-// holder's lease ran out) under a new lease. Due times are compared with
-// now (the base time) plus the offset of the job's tenant's sandbox clock,
-// leases with leaseNow (wall time). On PostgreSQL SKIP
-// LOCKED lets several instances claim different jobs at once; on SQLite
-// the one writer serialises claims. Both subqueries read a partial index.
-func (q jobs) Claim(ctx context.Context, kinds []string, now, leaseNow, leaseUntil time.Time, limit int) (string, []job.Job, error) {
-	lease := uuid.NewString()
-	if len(kinds) == 0 {
-		return lease, nil, nil
-	}
-	args := []any{micros(now), micros(leaseNow), micros(leaseUntil), lease, limit, micros(now) + maxOffsetMicros}
-	in := make([]string, len(kinds))
-	for i, k := range kinds {
-		args = append(args, k)
-		in[i] = fmt.Sprintf("$%d", len(args))
-	}
-	known := "kind IN (" + strings.Join(in, ", ") + ")"
-	var out []job.Job
-	err := q.s.inTx(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `
-			UPDATE jobs SET state = 'running', attempt = attempt + 1, locked_until = $3, lease_id = $4
-			WHERE (id IN (SELECT id FROM jobs WHERE state = 'available' AND run_at <= $6 AND `+known+`
-					AND run_at <= CAST($1 AS BIGINT) + `+jobTenantOffset+`
-					ORDER BY run_at, id LIMIT $5`+q.s.skipLocked()+`)
-				OR id IN (SELECT id FROM jobs WHERE state = 'running' AND locked_until <= $2 AND `+known+`
-					ORDER BY locked_until LIMIT $5`+q.s.skipLocked()+`))
-			  AND ((state = 'available' AND run_at <= CAST($1 AS BIGINT) + `+jobTenantOffset+`) OR (state = 'running' AND locked_until <= $2))
-			RETURNING id, kind, args, tenant_id, COALESCE(unique_key, ''), run_at, attempt, max_attempts, last_error, created_at`,
-			args...)
-		if err != nil {
-			return translate(err, "claim jobs")
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var j job.Job
-			var args string
-			var runAt, created int64
-			if err := rows.Scan(&j.ID, &j.Kind, &args, &j.TenantID, &j.UniqueKey, &runAt, &j.Attempt, &j.MaxAttempts,
-				&j.LastError, &created); err != nil {
-				return translate(err, "claim jobs")
-			}
-			j.Args, j.State = []byte(args), job.Running
-			j.RunAt, j.CreatedAt = fromMicros(runAt), fromMicros(created)
-			out = append(out, j)
-		}
-		return translate(rows.Err(), "claim jobs")
-	})
-	return lease, out, err
-}
-
 // Extend moves the lease of those of ids that leaseID still holds to
 // until and returns their ids (the claim's heartbeat): a job that ended, or
 // whose lease ran out and another worker claimed, is not among them. One
@@ -136,13 +78,9 @@ func (q jobs) Extend(ctx context.Context, leaseID string, ids []string, until ti
 		return nil, nil
 	}
 	args := []any{leaseID, micros(until)}
-	in := make([]string, len(ids))
-	for i, id := range ids {
-		args = append(args, id)
-		in[i] = fmt.Sprintf("$%d", len(args))
-	}
+	in := inList(&args, ids)
 	rows, err := q.s.write.QueryContext(ctx, `UPDATE jobs SET locked_until = $2
-		WHERE id IN (`+strings.Join(in, ", ")+`) AND lease_id = $1 AND state = 'running' RETURNING id`, args...)
+		WHERE id IN (`+in+`) AND lease_id = $1 AND state = 'running' RETURNING id`, args...)
 	if err != nil {
 		return nil, translate(err, "extend job lease")
 	}
@@ -217,4 +155,46 @@ func (s *Store) PurgeFinishedJobs(ctx context.Context, before time.Time) (int, e
 		}
 	}
 	return total, ctx.Err()
+}
+
+// DeadJobs lists up to limit dead jobs, the latest first: what an operator
+// looks at (bankrail job dead).
+func (s *Store) DeadJobs(ctx context.Context, limit int) ([]job.Job, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+jobColumns+`, COALESCE(finished_at, 0) FROM jobs
+		WHERE state = 'dead' ORDER BY finished_at DESC, id LIMIT $1`, limit)
+	if err != nil {
+		return nil, translate(err, "list dead jobs")
+	}
+	defer rows.Close()
+	var out []job.Job
+	for rows.Next() {
+		var finished int64
+		j, err := scanJob(rows, &finished)
+		if err != nil {
+			return nil, translate(err, "list dead jobs")
+		}
+		j.State, j.FinishedAt = job.Dead, fromMicros(finished)
+		out = append(out, j)
+	}
+	return out, translate(rows.Err(), "list dead jobs")
+}
+
+// DeadJobCounts counts the dead jobs of each kind (the gauge
+// bankrail_jobs_dead, the same on every instance).
+func (s *Store) DeadJobCounts(ctx context.Context) (map[string]int, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT kind, COUNT(*) FROM jobs WHERE state = 'dead' GROUP BY kind`)
+	if err != nil {
+		return nil, translate(err, "count dead jobs")
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var kind string
+		var n int
+		if err := rows.Scan(&kind, &n); err != nil {
+			return nil, translate(err, "count dead jobs")
+		}
+		out[kind] = n
+	}
+	return out, translate(rows.Err(), "count dead jobs")
 }

@@ -143,10 +143,12 @@ func TestJobQueue(t *testing.T) {
 		if err := s.Jobs().Enqueue(ctx, crashed); err != nil {
 			t.Fatal(err)
 		}
-		lease, claimed, err := s.Jobs().Claim(ctx, []string{"test"}, clk.Now(), wall.Now(), wall.Now().Add(time.Minute), 10)
-		if err != nil || len(claimed) != 1 || claimed[0].ID != crashed.ID {
-			t.Fatalf("claim: %v %v", claimed, err)
+		got, err := s.Jobs().Claim(ctx, job.ClaimRequest{Slots: map[string]int{"test": 10}, Now: clk.Now(),
+			LeaseNow: wall.Now(), LeaseUntil: wall.Now().Add(time.Minute), MaxLeaseExpiries: job.DefaultMaxLeaseExpiries})
+		if err != nil || len(got.Jobs) != 1 || got.Jobs[0].ID != crashed.ID {
+			t.Fatalf("claim: %v %v", got.Jobs, err)
 		}
+		lease := got.Lease
 		if n, _ := w.RunDue(ctx); n != 0 {
 			t.Fatal("a job under a live lease was claimed again")
 		}
@@ -231,7 +233,7 @@ func TestJobsRunOnceAcrossWorkers(t *testing.T) {
 		}
 		var wg sync.WaitGroup
 		for _, s := range []*store.Store{a, b, a, b} {
-			w := job.NewWorker(s.Jobs(), kinds, clk, quiet, job.Config{Batch: 7, Concurrency: 3})
+			w := job.NewWorker(s.Jobs(), kinds, clk, quiet, job.Config{Concurrency: 3})
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

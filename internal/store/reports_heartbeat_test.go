@@ -54,11 +54,11 @@ func (d *dyingQueue) Extend(ctx context.Context, lease string, ids []string, unt
 
 // Claim reaches the database only while the worker lives: a dead one
 // claims nothing, also not the job its own lease lost.
-func (d *dyingQueue) Claim(ctx context.Context, kinds []string, now, leaseNow, leaseUntil time.Time, limit int) (string, []job.Job, error) {
+func (d *dyingQueue) Claim(ctx context.Context, req job.ClaimRequest) (job.Claimed, error) {
 	if d.dead.Load() {
-		return "", nil, errDied
+		return job.Claimed{}, errDied
 	}
-	return d.Queue.Claim(ctx, kinds, now, leaseNow, leaseUntil, limit)
+	return d.Queue.Claim(ctx, req)
 }
 
 func (d *dyingQueue) Finish(ctx context.Context, id, lease string, st job.State, runAt time.Time, text string, at time.Time) error {
