@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,6 +40,7 @@ import (
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/seed"
 	"github.com/bankrail/bankrail/internal/store"
+	"github.com/bankrail/bankrail/internal/timedmove"
 	"github.com/bankrail/bankrail/internal/worker"
 )
 
@@ -48,8 +50,10 @@ type Options struct {
 	HashParams *identity.HashParams // argon2id cost; identity.DefaultHashParams by default
 	Seed       *seed.File           // applied instead of cfg.SeedFile when set
 	Dispatch   dispatch.Options     // notification delivery tuning (Guard and Metrics are set here)
-	// TimedMoves is how often the worker looks for due timed payment moves
-	// (abandonment, a delayed bank's answer); DefaultTimedMoves when zero.
+	// TimedMoves is how often the worker looks for due timed moves
+	// (a payment's abandonment or delayed bank's answer, a mandate's expiry,
+	// an amendment's abandonment, a deposit's confirmation);
+	// DefaultTimedMoves when zero.
 	TimedMoves time.Duration
 	// Transfers sends refunds out of the Connect accounts instead of the
 	// mode's sender (the mock bank in the sandbox, none in production).
@@ -244,13 +248,16 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	if interval <= 0 {
 		interval = DefaultTimedMoves
 	}
-	a.workers = append(a.workers, worker.NewPeriodic("timed payment moves", interval, a.log, a.payments.RunTimedMoves))
 	mandates := mandate.NewService(a.store.Mandates(), a.store.Amendments(), store.Transactor[mandate.Repos](a.store), a.clock,
 		mandate.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor})
-	a.workers = append(a.workers, worker.NewPeriodic("timed mandate moves", interval, a.log, mandates.RunTimedMoves))
 	a.payments.UseMandates(mandate.Payments{Service: mandates})
 	channels := channel.NewService(a.store.Channels(), a.store.ChannelPayments(), store.Transactor[channel.Repos](a.store), a.clock)
-	a.workers = append(a.workers, worker.NewPeriodic("timed channel moves", interval, a.log, channels.RunTimedMoves))
+	// One loop for every timed move (payments, mandates and amendments,
+	// deposits): docs/decisions.md says why it polls rather than queues jobs.
+	moves := slices.Concat(a.payments.TimedMoves(), mandates.TimedMoves(), channels.TimedMoves())
+	a.workers = append(a.workers, worker.NewPeriodic("timed moves", interval, a.log, func(ctx context.Context) error {
+		return timedmove.Run(ctx, a.clock, moves...)
+	}))
 	a.payouts = payout.NewService(a.store.Payouts(), store.Transactor[payout.Repos](a.store), keyGuard, a.clock,
 		a.cfg.Mode == config.Sandbox, a.log.With("component", "payouts"))
 	a.payouts.UseSettlement(a.payments.Lifecycle())

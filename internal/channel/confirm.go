@@ -2,9 +2,7 @@ package channel
 
 import (
 	"context"
-	"errors"
 	"fmt"
-
 	"time"
 
 	"github.com/bankrail/bankrail/internal/clock"
@@ -13,34 +11,28 @@ import (
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
+	"github.com/bankrail/bankrail/internal/timedmove"
 )
 
-// DueBatch is how many deposits one round of RunTimedMoves reads.
-const DueBatch = 100
+// TimedMoves are the deposits' confirmations, due on each tenant's clock,
+// for timedmove.Run. A confirmation is saved only over a PROCESSING
+// deposit, so it happens once; a deposit another instance confirmed first
+// is not an error.
+func (s *Service) TimedMoves() []timedmove.Source {
+	return []timedmove.Source{{
+		Name: "deposit confirmation",
+		Due: func(ctx context.Context, now time.Time, limit int) ([]string, error) {
+			return s.payments.DueToConfirm(ctx, now.Add(-ConfirmAfter), limit)
+		},
+		Apply: timedmove.Settle(s.payments.GetByID, s.settle, func(err error) bool { return errs.Is(err, errs.Conflict) }),
+	}}
+}
 
-// RunTimedMoves confirms every deposit whose confirmations are due on its
-// tenant's clock. Several instances may run it at once: a confirmation is
-// saved only over a PROCESSING deposit, so it happens once. It is the
-// background worker's task.
+// RunTimedMoves confirms every deposit whose confirmations are due (tests
+// and tools; the background worker runs TimedMoves with the other
+// packages').
 func (s *Service) RunTimedMoves(ctx context.Context) error {
-	for {
-		now := clock.Base(s.clock) // basetime: a due scan, the store adds each tenant's offset
-		ids, err := s.payments.DueToConfirm(ctx, now.Add(-ConfirmAfter), DueBatch)
-		if err != nil {
-			return err
-		}
-		var errList []error
-		for _, id := range ids {
-			if p, err := s.payments.GetByID(ctx, id); err != nil {
-				errList = append(errList, err)
-			} else if _, err := s.settle(ctx, p); err != nil && !errs.Is(err, errs.Conflict) {
-				errList = append(errList, err)
-			}
-		}
-		if len(errList) > 0 || len(ids) < DueBatch || ctx.Err() != nil {
-			return errors.Join(errList...)
-		}
-	}
+	return timedmove.Run(ctx, s.clock, s.TimedMoves()...)
 }
 
 // settle confirms p when it is PROCESSING and its confirmations are due on

@@ -2,48 +2,37 @@ package mandate
 
 import (
 	"context"
-	"errors"
+	"time"
 
-	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/timedmove"
 )
 
-// DueBatch is how many timed moves one round of RunTimedMoves reads.
-const DueBatch = 100
+// TimedMoves are the mandates' timed moves, due on each tenant's clock,
+// for timedmove.Run: amendments unanswered for AbandonAfter are
+// abandoned, mandates whose validity.to has passed expire. Each move is
+// saved only over the state it was read in, so it happens once; a
+// mandate another instance settled first is not an error.
+func (s *Service) TimedMoves() []timedmove.Source {
+	return []timedmove.Source{{
+		Name: "amendment abandonment",
+		Due: func(ctx context.Context, now time.Time, limit int) ([]string, error) {
+			return s.amendments.DueToAbandon(ctx, now.Add(-AbandonAfter), limit)
+		},
+		Apply: timedmove.Settle(s.amendments.GetByID, s.settleAmendment, nil),
+	}, {
+		Name:  "mandate expiry",
+		Due:   s.mandates.DueToExpire,
+		Apply: timedmove.Settle(s.mandates.GetByID, s.settle, settledMeanwhile),
+	}}
+}
 
-// RunTimedMoves applies every timed move that is due: mandates whose
-// validity.to has passed expire, amendments unanswered for AbandonAfter are
-// abandoned. Several instances may run it at once: each move is saved only
-// over the state it was read in, so it happens once. It is the background
-// worker's task (beside the payments' timed moves).
+// settledMeanwhile reports a move another request or instance made first.
+func settledMeanwhile(err error) bool { return errs.Is(err, errs.Conflict) }
+
+// RunTimedMoves applies every mandate's and amendment's timed move that is
+// due (tests and tools; the background worker runs TimedMoves with the
+// other packages').
 func (s *Service) RunTimedMoves(ctx context.Context) error {
-	for {
-		now := clock.Base(s.clock) // basetime: a due scan, the store adds each tenant's offset
-		mandates, err := s.mandates.DueToExpire(ctx, now, DueBatch)
-		if err != nil {
-			return err
-		}
-		amendments, err := s.amendments.DueToAbandon(ctx, now.Add(-AbandonAfter), DueBatch)
-		if err != nil {
-			return err
-		}
-		var errList []error
-		for _, id := range amendments {
-			if a, err := s.amendments.GetByID(ctx, id); err != nil {
-				errList = append(errList, err)
-			} else if _, err := s.settleAmendment(ctx, a); err != nil {
-				errList = append(errList, err)
-			}
-		}
-		for _, id := range mandates {
-			if m, err := s.mandates.GetByID(ctx, id); err != nil {
-				errList = append(errList, err)
-			} else if _, err := s.settle(ctx, m); err != nil && !errs.Is(err, errs.Conflict) {
-				errList = append(errList, err)
-			}
-		}
-		if len(errList) > 0 || (len(mandates) < DueBatch && len(amendments) < DueBatch) || ctx.Err() != nil {
-			return errors.Join(errList...)
-		}
-	}
+	return timedmove.Run(ctx, s.clock, s.TimedMoves()...)
 }

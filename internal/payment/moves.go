@@ -3,7 +3,6 @@ package payment
 import (
 	"context"
 	"crypto/subtle"
-	"errors"
 	"strings"
 	"unicode"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/timedmove"
 )
 
 // MaxHolderNameLength bounds the account holder name a sandbox user makes
@@ -184,31 +184,17 @@ func (s *Service) settle(ctx context.Context, p Payment) (Payment, error) {
 	return c.Payment, nil
 }
 
-// DueBatch is how many timed moves one run of RunTimedMoves claims.
-const DueBatch = 100
+// TimedMoves are the payments' timed moves (abandonments, the answers of
+// delayed banks), due on each payment's tenant's clock, for timedmove.Run.
+// A payment another request or instance moved first, or that is gone, is
+// not an error.
+func (s *Service) TimedMoves() []timedmove.Source {
+	gone := func(err error) bool { return errs.Is(err, errs.NotFound) }
+	return []timedmove.Source{{Name: "payment", Due: s.payments.Due, Apply: timedmove.Settle(s.payments.GetByID, s.settle, gone)}}
+}
 
-// RunTimedMoves applies every timed move that is due on its payment's
-// tenant's clock (abandonments, the answers of delayed banks). Several instances may run it at once: each
-// move is saved only if the payment is still where the move starts, so it
-// happens once. It is the background worker's task.
+// RunTimedMoves applies every payment's timed move that is due (tests and
+// tools; the background worker runs TimedMoves with the other packages').
 func (s *Service) RunTimedMoves(ctx context.Context) error {
-	for {
-		ids, err := s.payments.Due(ctx, clock.Base(s.clock), DueBatch) // basetime: the SQL adds each payment's tenant offset
-		if err != nil {
-			return err
-		}
-		var errList []error
-		for _, id := range ids {
-			p, err := s.payments.GetByID(ctx, id)
-			if err == nil {
-				_, err = s.settle(ctx, p)
-			}
-			if err != nil && !errs.Is(err, errs.NotFound) {
-				errList = append(errList, err)
-			}
-		}
-		if len(errList) > 0 || len(ids) < DueBatch || ctx.Err() != nil {
-			return errors.Join(errList...)
-		}
-	}
+	return timedmove.Run(ctx, s.clock, s.TimedMoves()...)
 }
