@@ -4,6 +4,9 @@
 // for it (so it exists if and only if that change does), runs once across
 // any number of instances (a lease claim), is retried with backoff, and is
 // due on the service clock, so the sandbox's virtual clock makes jobs due.
+// A worker runs each kind in slots of its own (Concurrency), refilled as
+// they free, so one slow kind never holds another; a job whose lease keeps
+// running out (it crashes or hangs its instance) ends Dead.
 // It knows nothing of SQL: the store implements Enqueuer and Queue.
 package job
 
