@@ -25,9 +25,9 @@ func (a *App) buildDashboard(mandates *mandate.Service, channels *channel.Servic
 		Production: a.cfg.Mode == config.Production, TrustProxy: a.cfg.TrustProxyHeaders,
 		Auth: a.auth, Sessions: a.store, SignIns: a.store, Customers: a.store, Applications: a.store.Directory(),
 		Payments: a.payments, Events: a.store.Events(), Stats: a.store, Notifications: a.notify, Inbox: a.inbox(),
-		Refunds: a.refunds, Payouts: a.payouts, Reports: a.reports, Accounts: a.accounts, Entries: a.store.Ledger(),
+		Refunds: a.refunds, Payouts: a.payouts, Reports: a.reports, Accounts: a.accounts,
 		Mandates: mandates, Amendments: a.store, Channels: channels,
-		Identity: a.identity, AppStore: a.store, Settings: settings, SandboxState: state,
+		Identity: a.identity, Settings: settings, SandboxState: state,
 	})
 	a.workers = append(a.workers, worker.NewPeriodic("dashboard session expiry", SessionExpiryEvery, a.log, d.ExpireSessions))
 	return d

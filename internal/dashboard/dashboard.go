@@ -73,16 +73,6 @@ type Customers interface {
 	IsDescendant(ctx context.Context, ancestor, descendant string) (bool, error)
 }
 
-// ApplicationStore lists and reads applications and sets their
-// notification URL (audited) for the applications pages.
-type ApplicationStore interface {
-	// ApplicationsBelow lists the applications of ancestor and of the
-	// customers below it, oldest first.
-	ApplicationsBelow(ctx context.Context, ancestor string) ([]identity.Application, error)
-	GetApplication(ctx context.Context, id string) (identity.Application, error)
-	SetNotificationURL(ctx context.Context, id, url string) error
-}
-
 // MandateAmendments lists the amendments of a mandate visible to viewer,
 // newest first (the mandate page).
 type MandateAmendments interface {
@@ -101,14 +91,8 @@ type PaymentStats interface {
 	PaymentsPerDay(ctx context.Context, viewer string, from, to time.Time, fn func(day time.Time, status string, count int)) error
 }
 
-// LedgerEntries reads the entries that post to an account, oldest first
-// (the balance over time); the caller checks that the viewer may see it.
-type LedgerEntries interface {
-	Entries(ctx context.Context, accountID string) ([]ledger.Entry, error)
-}
-
 // Deps are what the console calls. Inbox, Sandbox, Mandates, Channels,
-// AppStore, Settings and SandboxState may be nil: their pages are then
+// Identity, Settings and SandboxState may be nil: their pages are then
 // absent.
 type Deps struct {
 	Log        *slog.Logger
@@ -132,13 +116,11 @@ type Deps struct {
 	Payouts       *payout.Service
 	Reports       *report.Service
 	Accounts      *ledger.Service
-	Entries       LedgerEntries
 	Mandates      *mandate.Service
 	Amendments    MandateAmendments // with Mandates
 	Channels      *channel.Service
 
-	Identity     *identity.Service // vets a notification URL set on the applications page
-	AppStore     ApplicationStore  // nil: no applications page
+	Identity     *identity.Service // the applications pages (nil: none)
 	Settings     *notify.Settings  // secret rotation, webhook chaos (sandbox)
 	SandboxState SandboxResetter   // nil: no sandbox reset
 }

@@ -12,12 +12,12 @@ import (
 )
 
 func (h *mandatePages) register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /dashboard/mandates", h.page(identity.PaymentsRead, h.mandates))
-	mux.HandleFunc("GET /dashboard/mandates/{id}", h.page(identity.PaymentsRead, h.mandate))
+	mux.HandleFunc("GET /dashboard/mandates", h.page(identity.MandateRead, h.mandates))
+	mux.HandleFunc("GET /dashboard/mandates/{id}", h.page(identity.MandateRead, h.mandate))
 	if h.sandbox() {
-		mux.HandleFunc("POST /dashboard/mandates/{id}/authorise", h.action(identity.SandboxControl, h.authorise))
-		mux.HandleFunc("POST /dashboard/amendments/{id}/approve", h.action(identity.SandboxControl, h.answer(true)))
-		mux.HandleFunc("POST /dashboard/amendments/{id}/decline", h.action(identity.SandboxControl, h.answer(false)))
+		mux.HandleFunc("POST /dashboard/mandates/{id}/authorise", h.action(identity.SandboxAct, h.authorise))
+		mux.HandleFunc("POST /dashboard/amendments/{id}/approve", h.action(identity.SandboxAct, h.answer(true)))
+		mux.HandleFunc("POST /dashboard/amendments/{id}/decline", h.action(identity.SandboxAct, h.answer(false)))
 	}
 }
 
