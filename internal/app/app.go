@@ -92,6 +92,8 @@ type App struct {
 	http     *httpapi.Server
 	jobs     *job.Worker
 
+	adapterDeps []any // what the API and the console were given (httpapi.Deps, dashboard.Deps): AdapterDeps
+
 	workers     []backgroundWorker // started by Start, stopped in reverse order by Shutdown
 	notify      *notify.Service
 	dispatcher  *dispatch.Dispatcher
@@ -271,7 +273,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox,
 		Connectors: connectors})
-	a.http = httpapi.New(httpapi.Deps{
+	apiDeps := httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(), PublicURL: a.cfg.PublicURL,
 		Auth: a.auth, DB: a.store, Sandbox: a.virtual, RateLimit: a.limiter,
@@ -291,7 +293,9 @@ func (a *App) build(ctx context.Context, opts Options) error {
 
 		Dashboard: a.buildDashboard(mandates, channels, settings, state), // the web console, internal/dashboard
 		InFlight:  &a.inFlight,
-	})
+	}
+	a.adapterDeps = append(a.adapterDeps, apiDeps)
+	a.http = httpapi.New(apiDeps)
 	return nil
 }
 

@@ -20,7 +20,7 @@ const SessionExpiryEvery = 10 * time.Minute
 // API, and the worker that deletes its ended sessions.
 func (a *App) buildDashboard(mandates *mandate.Service, channels *channel.Service, settings *notify.Settings,
 	state dashboard.SandboxResetter) *dashboard.Handler {
-	d := dashboard.New(dashboard.Deps{
+	deps := dashboard.Deps{
 		Log: a.log.With("component", "dashboard"), Clock: a.clock, Sandbox: a.virtual,
 		Production: a.cfg.Mode == config.Production, TrustProxy: a.cfg.TrustProxyHeaders,
 		Auth: a.auth, Sessions: a.store, SignIns: a.store, Customers: a.store, Applications: a.store.Directory(),
@@ -28,7 +28,9 @@ func (a *App) buildDashboard(mandates *mandate.Service, channels *channel.Servic
 		Refunds: a.refunds, Payouts: a.payouts, Reports: a.reports, Accounts: a.accounts,
 		Mandates: mandates, Amendments: a.store, Channels: channels,
 		Identity: a.identity, Settings: settings, SandboxState: state,
-	})
+	}
+	a.adapterDeps = append(a.adapterDeps, deps)
+	d := dashboard.New(deps)
 	a.workers = append(a.workers, worker.NewPeriodic("dashboard session expiry", SessionExpiryEvery, a.log, d.ExpireSessions))
 	return d
 }
