@@ -31,7 +31,10 @@ func (p Principal) Can(perm Permission) bool { return p.Role.Can(perm) }
 // grant the permission op needs.
 func (p Principal) Permits(op Operation) error {
 	need := op.Needs()
-	if need == "" || !p.Role.Can(need) {
+	if need == "" {
+		return errs.E(errs.AccessDenied, "Nobody may %s: it is not a known operation.", op)
+	}
+	if !p.Role.Can(need) {
 		return errs.E(errs.AccessDenied, "Your role %s does not have the %s permission.", p.Role, need)
 	}
 	return nil
