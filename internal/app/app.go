@@ -251,6 +251,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		mandate.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor})
 	a.workers = append(a.workers, worker.NewPeriodic("timed mandate moves", interval, a.log, mandates.RunTimedMoves))
 	a.payments.UseMandates(mandate.Payments{Service: mandates})
+	mandates.ListAmendmentsWith(a.store)
+	a.payments.CountWith(a.store)
 	channels := channel.NewService(a.store.Channels(), a.store.ChannelPayments(), store.Transactor[channel.Repos](a.store), a.clock)
 	a.workers = append(a.workers, worker.NewPeriodic("timed channel moves", interval, a.log, channels.RunTimedMoves))
 	a.payouts = payout.NewService(a.store.Payouts(), store.Transactor[payout.Repos](a.store), keyGuard, a.clock,
@@ -276,7 +278,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	apiDeps := httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(), PublicURL: a.cfg.PublicURL,
-		Auth: a.auth, DB: a.store, Sandbox: a.virtual, RateLimit: a.limiter,
+		Auth: a.auth, DB: a.store, Sandbox: a.sandboxClocks(), RateLimit: a.limiter,
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),

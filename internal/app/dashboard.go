@@ -6,6 +6,7 @@ import (
 	"github.com/bankrail/bankrail/internal/channel"
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/dashboard"
+	"github.com/bankrail/bankrail/internal/event"
 	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/worker"
@@ -21,12 +22,12 @@ const SessionExpiryEvery = 10 * time.Minute
 func (a *App) buildDashboard(mandates *mandate.Service, channels *channel.Service, settings *notify.Settings,
 	state dashboard.SandboxResetter) *dashboard.Handler {
 	deps := dashboard.Deps{
-		Log: a.log.With("component", "dashboard"), Clock: a.clock, Sandbox: a.virtual,
+		Log: a.log.With("component", "dashboard"), Clock: a.clock, Sandbox: a.sandboxClocks(),
 		Production: a.cfg.Mode == config.Production, TrustProxy: a.cfg.TrustProxyHeaders,
-		Auth: a.auth, Sessions: a.store, SignIns: a.store, Customers: a.store, Applications: a.store.Directory(),
-		Payments: a.payments, Events: a.store.Events(), Stats: a.store, Notifications: a.notify, Inbox: a.inbox(),
+		Auth: a.auth, Sessions: a.store, SignIns: a.store,
+		Payments: a.payments, Events: event.NewReader(a.store.Events()), Notifications: a.notify, Inbox: a.inbox(),
 		Refunds: a.refunds, Payouts: a.payouts, Reports: a.reports, Accounts: a.accounts,
-		Mandates: mandates, Amendments: a.store, Channels: channels,
+		Mandates: mandates, Channels: channels,
 		Identity: a.identity, Settings: settings, SandboxState: state,
 	}
 	a.adapterDeps = append(a.adapterDeps, deps)

@@ -103,19 +103,17 @@ func (h *mandatePages) mandatePage(w http.ResponseWriter, q *req, status int, no
 	for _, e := range evs {
 		d.History = append(d.History, eventItem{Type: e.Type, Status: e.Status, At: e.OccurredAt})
 	}
-	if h.Amendments != nil {
-		as, err := h.Amendments.AmendmentsOf(ctx, viewer, m.ID)
-		if err != nil {
-			return err
-		}
-		for _, a := range as {
-			if a.Open() { // an overdue one is abandoned as it is read
-				if a, err = h.Mandates.GetAmendment(ctx, viewer, a.ID); err != nil {
-					return err
-				}
+	as, err := h.Mandates.AmendmentsOf(ctx, viewer, m.ID)
+	if err != nil {
+		return err
+	}
+	for _, a := range as {
+		if a.Open() { // an overdue one is abandoned as it is read
+			if a, err = h.Mandates.GetAmendment(ctx, viewer, a.ID); err != nil {
+				return err
 			}
-			d.Amendments = append(d.Amendments, amendmentItemOf(a, m.Currency))
 		}
+		d.Amendments = append(d.Amendments, amendmentItemOf(a, m.Currency))
 	}
 	h.show(w, q, status, "mandate", "Mandate of "+m.Payer.Name, "Mandates", d, note, problem)
 	return nil

@@ -105,8 +105,10 @@ func (h *base) dress(v *view, q *req) {
 		return
 	}
 	customer := ""
-	if c, err := h.Customers.GetCustomer(q.ctx(), q.p.CustomerID); err == nil {
-		customer = c.Name
+	if h.Identity != nil {
+		if c, err := h.Identity.Customer(q.ctx(), q.viewer(), q.viewer()); err == nil {
+			customer = c.Name
+		}
 	}
 	v.Who = &whoView{Username: q.p.Username, Role: string(q.p.Role), Customer: customer, p: q.p}
 	v.CSRF = q.s.CSRFToken

@@ -28,6 +28,7 @@ import (
 	"github.com/bankrail/bankrail/internal/ratelimit"
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
+	"github.com/bankrail/bankrail/internal/sandbox"
 )
 
 // Pinger reports whether the database answers.
@@ -48,7 +49,7 @@ type Deps struct {
 
 	Auth      *auth.Service
 	DB        Pinger
-	Sandbox   *clock.Tenants     // the per-tenant sandbox clocks; nil in production
+	Sandbox   *sandbox.Clocks    // the controls of the per-tenant sandbox clocks; nil in production
 	RateLimit *ratelimit.Limiter // API requests per application; nil: no limit
 
 	Payments      *payment.Service   // Global API payments, banks and short links

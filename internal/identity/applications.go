@@ -71,3 +71,72 @@ func (s *Service) visibleApplication(ctx context.Context, viewer, id string) (Ap
 	}
 	return a, nil
 }
+
+// OwnApplications lists the applications of viewer's customer itself,
+// oldest first (the console's chaos forms).
+func (s *Service) OwnApplications(ctx context.Context, viewer string) ([]Application, error) {
+	if _, err := Authorize(ctx, AppRead); err != nil {
+		return nil, err
+	}
+	return s.ownApplications(ctx, viewer)
+}
+
+// NearestApplication is the first application of viewer's customer, else
+// the first of the nearest customer above it that has one; false when no
+// customer up the tree has one (who is told when a report requested in the
+// console is ready).
+func (s *Service) NearestApplication(ctx context.Context, viewer string) (Application, bool, error) {
+	if _, err := Authorize(ctx, AppRead); err != nil {
+		return Application{}, false, err
+	}
+	for id, hops := viewer, 0; id != "" && hops < 16; hops++ {
+		apps, err := s.ownApplications(ctx, id)
+		if err != nil {
+			return Application{}, false, err
+		}
+		if len(apps) > 0 {
+			return apps[0], true, nil
+		}
+		c, err := s.store.GetCustomer(ctx, id)
+		if err != nil {
+			return Application{}, false, err
+		}
+		id = c.ParentID
+	}
+	return Application{}, false, nil
+}
+
+// ownApplications are the applications of customer id itself.
+func (s *Service) ownApplications(ctx context.Context, id string) ([]Application, error) {
+	below, err := s.store.ApplicationsBelow(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []Application
+	for _, a := range below {
+		if a.CustomerID == id {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// Customer reads customer id if it is viewer's customer or below it
+// (RESOURCE_NOT_FOUND otherwise): the console's names of customers.
+func (s *Service) Customer(ctx context.Context, viewer, id string) (Customer, error) {
+	if _, err := Authorize(ctx, CustomerRead); err != nil {
+		return Customer{}, err
+	}
+	notFound := errs.NotFoundf("Customer %s was not found.", id)
+	if uuid.Validate(id) != nil {
+		return Customer{}, notFound
+	}
+	ok, err := s.store.IsDescendant(ctx, viewer, id)
+	if err != nil {
+		return Customer{}, err
+	}
+	if !ok {
+		return Customer{}, notFound
+	}
+	return s.store.GetCustomer(ctx, id)
+}

@@ -29,11 +29,13 @@ const (
 	AliasRead      Operation = "read account aliases"
 	AliasChange    Operation = "change an account alias"
 	AccountRead    Operation = "read accounts"
+	HistoryRead    Operation = "read the history of payments and mandates"
 	ReportCreate   Operation = "create a report"
 	ReportRead     Operation = "read reports"
 	NotifyRead     Operation = "read notifications"
 	NotifySend     Operation = "send notifications"
 	AppRead        Operation = "read applications"
+	CustomerRead   Operation = "read the names of customers"
 	AppChange      Operation = "change an application"
 	SandboxAct     Operation = "act in the sandbox"
 	SandboxWhole   Operation = "act on the whole sandbox"
@@ -57,11 +59,13 @@ var operationPermissions = map[Operation]Permission{
 	AliasRead:      PaymentsRead,
 	AliasChange:    PaymentsWrite,
 	AccountRead:    PaymentsRead,
+	HistoryRead:    PaymentsRead,
 	ReportCreate:   ReportsWrite,
 	ReportRead:     ReportsRead,
 	NotifyRead:     NotificationsRead,
 	NotifySend:     NotificationsWrite,
 	AppRead:        NotificationsRead,
+	CustomerRead:   PaymentsRead, // every role has it
 	AppChange:      NotificationsWrite,
 	SandboxAct:     SandboxControl,
 	SandboxWhole:   SandboxInstance,

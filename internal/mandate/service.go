@@ -31,6 +31,7 @@ type Service struct {
 	inTx       Transactor
 	clock      clock.Clock
 	cfg        Config
+	lister     AmendmentLister // nil: AmendmentsOf lists none
 }
 
 // NewService returns a mandate service.

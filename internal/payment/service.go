@@ -42,6 +42,7 @@ type Service struct {
 	life     *Lifecycle
 	connect  ConnectAccounts // nil: no payment is expected on a Connect account
 	mandates Mandates        // nil: no payment is taken against a mandate (mandate.go)
+	stats    Stats           // nil: PerDay counts none
 }
 
 // NewService returns a payment service: payments for reads and
