@@ -121,8 +121,10 @@ func (s *Service) ownApplications(ctx context.Context, id string) ([]Application
 	return out, nil
 }
 
-// Customer reads customer id if it is viewer's customer or below it
-// (RESOURCE_NOT_FOUND otherwise): the console's names of customers.
+// Customer reads customer id if it is viewer's customer, below it, or
+// above it (its PSP, the top-level customer whose sandbox clock it shares);
+// RESOURCE_NOT_FOUND otherwise, for a customer of another branch of the
+// tree: the console's names of customers.
 func (s *Service) Customer(ctx context.Context, viewer, id string) (Customer, error) {
 	if _, err := Authorize(ctx, CustomerRead); err != nil {
 		return Customer{}, err
@@ -131,11 +133,17 @@ func (s *Service) Customer(ctx context.Context, viewer, id string) (Customer, er
 	if uuid.Validate(id) != nil {
 		return Customer{}, notFound
 	}
-	ok, err := s.store.IsDescendant(ctx, viewer, id)
+	below, err := s.store.IsDescendant(ctx, viewer, id)
 	if err != nil {
 		return Customer{}, err
 	}
-	if !ok {
+	above := false
+	if !below {
+		if above, err = s.store.IsDescendant(ctx, id, viewer); err != nil {
+			return Customer{}, err
+		}
+	}
+	if !below && !above {
 		return Customer{}, notFound
 	}
 	return s.store.GetCustomer(ctx, id)
