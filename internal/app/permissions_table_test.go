@@ -120,6 +120,7 @@ var exemptMethods = map[string]string{
 	"payment.Service.ResolveShortLink":       "the payer: a short link (GET /c/{code}, public)",
 	"payment.Service.RunTimedMoves":          "worker: timed payment moves (no caller)",
 	"payout.Service.RunExpiry":               "worker: expiry of verifications (no caller)",
+	"ratelimit.Limiter.Allow":                "authentication: the application's request budget, counted before the permission",
 	"refund.Service.Settle":                  "job: settles a refund (the job worker, no caller)",
 	"report.Service.Generate":                "job: generates a report (the job worker, no caller)",
 	"slog.Logger.DebugContext":               "the log",
