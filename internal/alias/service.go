@@ -11,6 +11,7 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/job"
 	"github.com/bankrail/bankrail/internal/ledger"
@@ -69,6 +70,9 @@ type Response = idempotency.Response
 // customer's account is RESOURCE_NOT_FOUND, as an unknown one; an account
 // that is not ACTIVE is VALIDATION_FAILURE on accountId.
 func (s *Service) Create(ctx context.Context, in Input, render func(Order) ([]byte, error)) (Response, error) {
+	if _, err := identity.Authorize(ctx, identity.AliasOrder); err != nil {
+		return Response{}, err
+	}
 	if err := in.validate(); err != nil {
 		return Response{}, err
 	}
@@ -246,6 +250,9 @@ func (s *Service) batch(ctx context.Context, r Repos, o Order, acct ledger.Accou
 
 // Order reads an alias order viewerCustomerID may see.
 func (s *Service) Order(ctx context.Context, viewerCustomerID, id string) (Order, error) {
+	if _, err := identity.Authorize(ctx, identity.AliasRead); err != nil {
+		return Order{}, err
+	}
 	if !ids.IsUUID(id) {
 		return Order{}, errs.E(errs.MalformedPathParam, "The alias order id %q is not a uuid.", id)
 	}
@@ -254,6 +261,9 @@ func (s *Service) Order(ctx context.Context, viewerCustomerID, id string) (Order
 
 // Alias reads an alias viewerCustomerID may see.
 func (s *Service) Alias(ctx context.Context, viewerCustomerID, id string) (Alias, error) {
+	if _, err := identity.Authorize(ctx, identity.AliasRead); err != nil {
+		return Alias{}, err
+	}
 	if !ids.IsUUID(id) {
 		return Alias{}, errs.E(errs.MalformedPathParam, "The account alias id %q is not a uuid.", id)
 	}
@@ -262,6 +272,9 @@ func (s *Service) Alias(ctx context.Context, viewerCustomerID, id string) (Alias
 
 // List returns one page of the aliases viewerCustomerID may see, and the total.
 func (s *Service) List(ctx context.Context, viewerCustomerID string, f Filter) (paging.Page[Alias], error) {
+	if _, err := identity.Authorize(ctx, identity.AliasRead); err != nil {
+		return paging.Page[Alias]{}, err
+	}
 	f.OrderID, f.AccountID = strings.ToLower(f.OrderID), strings.ToLower(f.AccountID)
 	return s.repo.List(ctx, viewerCustomerID, f)
 }
@@ -270,6 +283,9 @@ func (s *Service) List(ctx context.Context, viewerCustomerID string, f Filter) (
 // sent to an inactive alias bounce. Setting the flag it already has
 // changes only updatedAt.
 func (s *Service) SetActive(ctx context.Context, viewerCustomerID, id string, active bool) (Alias, error) {
+	if _, err := identity.Authorize(ctx, identity.AliasChange); err != nil {
+		return Alias{}, err
+	}
 	if !ids.IsUUID(id) {
 		return Alias{}, errs.E(errs.MalformedPathParam, "The account alias id %q is not a uuid.", id)
 	}

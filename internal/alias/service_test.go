@@ -1,7 +1,6 @@
 package alias_test
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"testing"
@@ -24,7 +23,7 @@ var t0 = time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
 // its EUR account; no job worker runs.
 func service(t *testing.T, db dbtest.DB) (*alias.Service, *store.Store, ledger.Account) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := adminContext()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	s, err := store.Open(ctx, store.Options{DatabaseURL: db.DatabaseURL, SQLitePath: db.SQLitePath}, log)
 	if err != nil {
@@ -53,7 +52,7 @@ func service(t *testing.T, db dbtest.DB) (*alias.Service, *store.Store, ledger.A
 func TestIssueCountsUpInBatches(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
-		ctx := context.Background()
+		ctx := adminContext()
 		svc, s, acct := service(t, db)
 		resp, err := svc.Create(ctx, alias.Input{ViewerCustomerID: acct.CustomerID, AccountID: acct.ID, Count: 250},
 			func(o alias.Order) ([]byte, error) { return []byte(o.ID), nil })

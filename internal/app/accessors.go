@@ -53,3 +53,8 @@ func (a *App) Identity() *identity.Service { return a.identity }
 
 // Payments is the payment service.
 func (a *App) Payments() *payment.Service { return a.payments }
+
+// AdapterDeps are the dependencies the HTTP API and the web console were
+// given (an httpapi.Deps and a dashboard.Deps): everything an adapter can
+// reach. The permission test walks their services' methods.
+func (a *App) AdapterDeps() []any { return a.adapterDeps }

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/bankrail/bankrail/internal/app"
@@ -32,7 +31,7 @@ customers:
 func TestSeedAccountsAndDemoAccounts(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
-		ctx := context.Background()
+		ctx := adminContext()
 		f, err := seed.Parse([]byte(accountsSeed))
 		if err != nil {
 			t.Fatal(err)
@@ -86,13 +85,13 @@ func TestDemoMerchantHasEURAndGBPAccounts(t *testing.T) {
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cheap := identity.HashParams{Time: 1, Memory: 1024, Threads: 1}
-	a, err := app.New(context.Background(), cfg, quietLog(), app.Options{HashParams: &cheap})
+	a, err := app.New(adminContext(), cfg, quietLog(), app.Options{HashParams: &cheap})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
 	for cur, iban := range map[string]string{"EUR": seed.DemoEURIBAN, "GBP": seed.DemoGBPIBAN} {
-		acct, ok, err := a.Accounts().ConnectAccount(context.Background(), seed.DemoCustomerID, cur)
+		acct, ok, err := a.Accounts().ConnectAccount(adminContext(), seed.DemoCustomerID, cur)
 		if err != nil || !ok || acct.IBAN != iban || iso.CheckIBAN(iban) != iso.IBANOK {
 			t.Fatalf("demo %s account: %+v %v %v", cur, acct, ok, err)
 		}

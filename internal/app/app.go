@@ -96,6 +96,8 @@ type App struct {
 	http     *httpapi.Server
 	jobs     *job.Worker
 
+	adapterDeps []any // what the API and the console were given (httpapi.Deps, dashboard.Deps): AdapterDeps
+
 	workers     []backgroundWorker // started by Start, stopped in reverse order by Shutdown
 	notify      *notify.Service
 	dispatcher  *dispatch.Dispatcher
@@ -251,6 +253,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	mandates := mandate.NewService(a.store.Mandates(), a.store.Amendments(), store.Transactor[mandate.Repos](a.store), a.clock,
 		mandate.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor})
 	a.payments.UseMandates(mandate.Payments{Service: mandates})
+	mandates.ListAmendmentsWith(a.store)
+	a.payments.CountWith(a.store)
 	channels := channel.NewService(a.store.Channels(), a.store.ChannelPayments(), store.Transactor[channel.Repos](a.store), a.clock)
 	// One loop for every timed move (payments, mandates and amendments,
 	// deposits): docs/decisions.md says why it polls rather than queues jobs.
@@ -278,10 +282,10 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox,
 		Connectors: connectors})
-	a.http = httpapi.New(httpapi.Deps{
+	apiDeps := httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(), PublicURL: a.cfg.PublicURL,
-		Auth: a.auth, DB: a.store, Sandbox: a.virtual, RateLimit: a.limiter,
+		Auth: a.auth, DB: a.store, Sandbox: a.sandboxClocks(), RateLimit: a.limiter,
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),
@@ -298,7 +302,9 @@ func (a *App) build(ctx context.Context, opts Options) error {
 
 		Dashboard: a.buildDashboard(mandates, channels, settings, state), // the web console, internal/dashboard
 		InFlight:  &a.inFlight,
-	})
+	}
+	a.adapterDeps = append(a.adapterDeps, apiDeps)
+	a.http = httpapi.New(apiDeps)
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/bankrail/bankrail/internal/channel"
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/dashboard"
+	"github.com/bankrail/bankrail/internal/event"
 	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/worker"
@@ -20,15 +21,17 @@ const SessionExpiryEvery = 10 * time.Minute
 // API, and the worker that deletes its ended sessions.
 func (a *App) buildDashboard(mandates *mandate.Service, channels *channel.Service, settings *notify.Settings,
 	state dashboard.SandboxResetter) *dashboard.Handler {
-	d := dashboard.New(dashboard.Deps{
-		Log: a.log.With("component", "dashboard"), Clock: a.clock, Sandbox: a.virtual,
+	deps := dashboard.Deps{
+		Log: a.log.With("component", "dashboard"), Clock: a.clock, Sandbox: a.sandboxClocks(),
 		Production: a.cfg.Mode == config.Production, TrustProxy: a.cfg.TrustProxyHeaders,
-		Auth: a.auth, Sessions: a.store, SignIns: a.store, Customers: a.store, Applications: a.store.Directory(),
-		Payments: a.payments, Events: a.store.Events(), Stats: a.store, Notifications: a.notify, Inbox: a.inbox(),
-		Refunds: a.refunds, Payouts: a.payouts, Reports: a.reports, Accounts: a.accounts, Entries: a.store.Ledger(),
-		Mandates: mandates, Amendments: a.store, Channels: channels,
-		Identity: a.identity, AppStore: a.store, Settings: settings, SandboxState: state,
-	})
+		Auth: a.auth, Sessions: a.store, SignIns: a.store,
+		Payments: a.payments, Events: event.NewReader(a.store.Events()), Notifications: a.notify, Inbox: a.inbox(),
+		Refunds: a.refunds, Payouts: a.payouts, Reports: a.reports, Accounts: a.accounts,
+		Mandates: mandates, Channels: channels,
+		Identity: a.identity, Settings: settings, SandboxState: state,
+	}
+	a.adapterDeps = append(a.adapterDeps, deps)
+	d := dashboard.New(deps)
 	a.workers = append(a.workers, worker.NewPeriodic("dashboard session expiry", SessionExpiryEvery, a.log, d.ExpireSessions))
 	return d
 }

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -26,7 +25,7 @@ func TestStartPageDemoPaymentOpensItsCheckout(t *testing.T) {
 	cfg := config.Default()
 	cfg.DataDir = db.DataDir
 	cheap := identity.HashParams{Time: 1, Memory: 1024, Threads: 1}
-	ctx := context.Background()
+	ctx := adminContext()
 	a, err := app.New(ctx, cfg, quietLog(), app.Options{HashParams: &cheap})
 	if err != nil {
 		t.Fatal(err)

@@ -59,7 +59,7 @@ func TestLedgerHelperProcess(t *testing.T) {
 	if os.Getenv("BANKRAIL_LEDGER_HELPER") != "1" {
 		t.Skip("helper process only")
 	}
-	ctx := context.Background()
+	ctx := adminContext()
 	a, err := ledgerCrashApp(ctx, nil, job.Config{Poll: 5 * time.Millisecond},
 		refund.MockBank{Clock: clock.Real{}, AnswerAfter: 30 * time.Millisecond})
 	if err != nil {
@@ -159,7 +159,7 @@ func TestCrashKeepsTheBooks(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer a.Close()
-		ctx := context.Background()
+		ctx := adminContext()
 		pending := 0
 		for id := range refunds {
 			if f, err := a.Refunds().Get(ctx, ledgerCrashCustomer, id); err == nil && f.Status == refund.Pending {
@@ -237,5 +237,5 @@ func ledgerCrashAppFor(t *testing.T, db dbtest.DB) (*app.App, error) {
 	t.Setenv("BANKRAIL_HELPER_DATA_DIR", db.DataDir)
 	t.Setenv("BANKRAIL_HELPER_DATABASE_URL", db.DatabaseURL)
 	later := time.Now().Add(time.Hour)
-	return ledgerCrashApp(context.Background(), clock.NewFake(later), job.Config{LeaseClock: clock.NewFake(later)}, nil)
+	return ledgerCrashApp(adminContext(), clock.NewFake(later), job.Config{LeaseClock: clock.NewFake(later)}, nil)
 }

@@ -54,7 +54,7 @@ func settleApp(t *testing.T, db dbtest.DB, mode config.Mode, base clock.Clock, o
 			Accounts:     []seed.Account{{ID: c.account, Currency: "EUR"}}})
 	}
 	opts.BaseClock, opts.HashParams, opts.Seed = base, &hp, &f
-	a, err := app.New(context.Background(), cfg, slog.New(slog.DiscardHandler), opts)
+	a, err := app.New(adminContext(), cfg, slog.New(slog.DiscardHandler), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,13 +69,13 @@ func receivedPayment(t *testing.T, a *app.App, customer, client string, amount i
 	completed, _ := payment.ParseOutcome("COMPLETED")
 	req := payment.CreateRequest{Currency: "EUR", Amount: &amount, PaymentSystem: bank.OpenBankingEU,
 		PaymentReference: "settle", OpenBankingEU: &payment.OpenBankingEU{Type: payment.TypeGoods}}
-	resp, err := a.Payments().Create(context.Background(), payment.CreateInput{Creator: payment.Creator{CustomerID: customer,
+	resp, err := a.Payments().Create(adminContext(), payment.CreateInput{Creator: payment.Creator{CustomerID: customer,
 		ClientID: client, UserID: "u"}, Channel: payment.ChannelHosted, Operation: "settle", Request: req, Scenario: completed},
 		func(payment.Payment) ([]byte, error) { return []byte("{}"), nil })
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := a.Payments().Get(context.Background(), customer, resp.ResourceID)
+	p, err := a.Payments().Get(adminContext(), customer, resp.ResourceID)
 	if err != nil || p.Status != payment.StatusReceived {
 		t.Fatalf("payment %+v %v, want RECEIVED", p.Status, err)
 	}
@@ -85,7 +85,7 @@ func receivedPayment(t *testing.T, a *app.App, customer, client string, amount i
 // requestRefund refunds amount of paymentID and returns the PENDING refund.
 func requestRefund(t *testing.T, a *app.App, customer, paymentID string, amount int64, reject bool) refund.Refund {
 	t.Helper()
-	resp, err := a.Refunds().Request(context.Background(), refund.Input{ViewerCustomerID: customer, PaymentID: paymentID,
+	resp, err := a.Refunds().Request(adminContext(), refund.Input{ViewerCustomerID: customer, PaymentID: paymentID,
 		Amount: &amount, ExternalReference: "settle-test", Reject: reject}, func(f refund.Refund) ([]byte, error) { return json.Marshal(f) })
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func requestRefund(t *testing.T, a *app.App, customer, paymentID string, amount 
 
 func refundStatus(t *testing.T, a *app.App, f refund.Refund) refund.Refund {
 	t.Helper()
-	got, err := a.Refunds().Get(context.Background(), f.CustomerID, f.ID)
+	got, err := a.Refunds().Get(adminContext(), f.CustomerID, f.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func refundStatus(t *testing.T, a *app.App, f refund.Refund) refund.Refund {
 
 func runJobs(t *testing.T, a *app.App) int {
 	t.Helper()
-	n, err := a.RunDueJobs(context.Background())
+	n, err := a.RunDueJobs(adminContext())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ type settlement struct {
 
 func settlementOf(t *testing.T, a *app.App, f refund.Refund) settlement {
 	t.Helper()
-	ctx := context.Background()
+	ctx := adminContext()
 	entries, err := a.Store().Ledger().Entries(ctx, f.AccountID)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestRefundSettlesOnTheTenantClock(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
 		base := clock.NewFake(settleEpoch)
 		a := settleApp(t, db, config.Sandbox, base, app.Options{RefundAnswerAfter: 10 * time.Minute})
-		ctx := context.Background()
+		ctx := adminContext()
 		fa := requestRefund(t, a, settleShopA, receivedPayment(t, a, settleShopA, "settle-a", 1000), 400, false)
 		fb := requestRefund(t, a, settleShopB, receivedPayment(t, a, settleShopB, "settle-b", 1000), 400, true)
 		if n := runJobs(t, a); n < 2 {
@@ -269,7 +269,7 @@ func TestRefundSettlementSurvivesACrashBetweenMoves(t *testing.T) {
 		var wg sync.WaitGroup
 		errsOf := make(chan error, 3)
 		for range 3 {
-			wg.Go(func() { errsOf <- a.Refunds().Settle(context.Background(), args) })
+			wg.Go(func() { errsOf <- a.Refunds().Settle(adminContext(), args) })
 		}
 		wg.Wait()
 		close(errsOf)
@@ -317,7 +317,7 @@ func TestConcurrentSettlementsMoveARefundOnce(t *testing.T) {
 		b := &gateBank{n: 2, open: make(chan struct{})}
 		a := settleApp(t, db, config.Sandbox, clock.NewFake(settleEpoch), app.Options{Transfers: b})
 		f := requestRefund(t, a, settleShopA, receivedPayment(t, a, settleShopA, "settle-a", 1000), 250, false)
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(adminContext(), 30*time.Second)
 		defer cancel()
 		args := refund.SettleArgs{Refund: f.ID, Customer: f.CustomerID}
 		var wg sync.WaitGroup

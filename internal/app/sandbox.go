@@ -25,3 +25,12 @@ func (a *App) sandboxState(ctx context.Context) (httpapi.SandboxState, error) {
 	}
 	return svc, nil
 }
+
+// sandboxClocks are the controls of the tenants' clocks the adapters call
+// (nil in production).
+func (a *App) sandboxClocks() *sandbox.Clocks {
+	if a.virtual == nil {
+		return nil
+	}
+	return sandbox.NewClocks(a.virtual)
+}

@@ -57,34 +57,17 @@ type Store interface {
 	ClearLoginFailures(ctx context.Context, key string) error
 }
 
-// Principal is who a request acts for, taken from a verified access token.
-type Principal struct {
-	UserID     string
-	Username   string
-	CustomerID string
-	ClientID   string
-	Role       identity.Role
-	TokenID    string
-	ExpiresAt  time.Time // on the clock of the customer's tenant
-	NotBefore  time.Time // on the clock of the customer's tenant
-	Generation int64     // the user's token generation when the token was issued
-}
-
-// Can reports whether the principal's role grants p.
-func (p Principal) Can(perm identity.Permission) bool { return p.Role.Can(perm) }
-
-type principalKey struct{}
+// Principal is who a request acts for, taken from a verified access token
+// (identity.Principal: the services check it at their entry).
+type Principal = identity.Principal
 
 // WithPrincipal returns ctx carrying p.
 func WithPrincipal(ctx context.Context, p Principal) context.Context {
-	return context.WithValue(ctx, principalKey{}, p)
+	return identity.WithPrincipal(ctx, p)
 }
 
 // PrincipalFrom returns the principal in ctx, if any.
-func PrincipalFrom(ctx context.Context) (Principal, bool) {
-	p, ok := ctx.Value(principalKey{}).(Principal)
-	return p, ok
-}
+func PrincipalFrom(ctx context.Context) (Principal, bool) { return identity.PrincipalFrom(ctx) }
 
 // TokenPair is the answer of a successful grant.
 type TokenPair struct {

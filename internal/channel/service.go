@@ -11,6 +11,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/paging"
 )
@@ -88,6 +89,9 @@ func CheckCreate(in CreateInput) error {
 
 // Create opens an ACTIVE channel with its deposit address.
 func (s *Service) Create(ctx context.Context, c Creator, in CreateInput) (Channel, error) {
+	if _, err := identity.Authorize(ctx, identity.ChannelCreate); err != nil {
+		return Channel{}, err
+	}
 	if err := CheckCreate(in); err != nil {
 		return Channel{}, err
 	}
@@ -112,6 +116,9 @@ func checkID(noun, id string) error {
 
 // Get reads a channel of viewerCustomerID (or below it).
 func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Channel, error) {
+	if _, err := identity.Authorize(ctx, identity.ChannelRead); err != nil {
+		return Channel{}, err
+	}
 	if err := checkID("channel", id); err != nil {
 		return Channel{}, err
 	}
@@ -121,6 +128,9 @@ func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Channel
 // List returns one page of the channels visible to viewerCustomerID and
 // the total.
 func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilter) (paging.Page[Channel], error) {
+	if _, err := identity.Authorize(ctx, identity.ChannelRead); err != nil {
+		return paging.Page[Channel]{}, err
+	}
 	return s.channels.List(ctx, viewerCustomerID, f)
 }
 
@@ -158,6 +168,9 @@ func hashOf(n Network, id string) string {
 // PROCESSING channel payment, detected now, and its
 // channel_payment_detected notification.
 func (s *Service) Deposit(ctx context.Context, viewerCustomerID, channelID string, in DepositInput) (Payment, error) {
+	if _, err := identity.Authorize(ctx, identity.SandboxAct); err != nil {
+		return Payment{}, err
+	}
 	ch, err := s.Get(ctx, viewerCustomerID, channelID)
 	if err != nil {
 		return Payment{}, err
@@ -207,6 +220,9 @@ func (s *Service) Deposit(ctx context.Context, viewerCustomerID, channelID strin
 // Payment reads a channel payment of viewerCustomerID (or below it),
 // confirmed first when its confirmations are due.
 func (s *Service) Payment(ctx context.Context, viewerCustomerID, id string) (Payment, error) {
+	if _, err := identity.Authorize(ctx, identity.ChannelRead); err != nil {
+		return Payment{}, err
+	}
 	if err := checkID("channel payment", id); err != nil {
 		return Payment{}, err
 	}
@@ -221,6 +237,9 @@ func (s *Service) Payment(ctx context.Context, viewerCustomerID, id string) (Pay
 // limit already within the contract's bounds), or the page after position
 // after when set; without a total.
 func (s *Service) Payments(ctx context.Context, viewerCustomerID, channelID string, page, limit int, after *paging.Position) (paging.Page[Payment], error) {
+	if _, err := identity.Authorize(ctx, identity.ChannelRead); err != nil {
+		return paging.Page[Payment]{}, err
+	}
 	ch, err := s.Get(ctx, viewerCustomerID, channelID)
 	if err != nil {
 		return paging.Page[Payment]{}, err

@@ -82,17 +82,15 @@ func (h *accountPages) account(w http.ResponseWriter, q *req) error {
 			Amount: formatAmount(t.Amount.Minor(), a.Currency), Reference: t.Reference, Counterparty: t.Counterparty.Name,
 			PaymentID: t.PaymentID, CreatedAt: t.CreatedAt})
 	}
-	if h.Entries != nil {
-		entries, err := h.Entries.Entries(q.ctx(), a.ID) // a is visible: read above for the viewer
-		if err != nil {
-			return err
-		}
-		now, err := clock.For(q.ctx(), h.Clock, a.CustomerID)
-		if err != nil {
-			return err
-		}
-		d.Chart = balanceChart(a, entries, now)
+	entries, err := h.Accounts.Entries(q.ctx(), q.viewer(), a.ID)
+	if err != nil {
+		return err
 	}
+	now, err := clock.For(q.ctx(), h.Clock, a.CustomerID)
+	if err != nil {
+		return err
+	}
+	d.Chart = balanceChart(a, entries, now)
 	h.show(w, q, http.StatusOK, "account", d.Name, "Accounts", d, "", nil)
 	return nil
 }

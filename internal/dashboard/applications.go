@@ -6,22 +6,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/clock"
-	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/notify"
 )
 
 func (h *applicationPages) register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /dashboard/applications", h.page(identity.NotificationsRead, h.applications))
-	mux.HandleFunc("GET /dashboard/applications/{id}", h.page(identity.NotificationsRead, h.application))
-	if h.Identity != nil {
-		mux.HandleFunc("POST /dashboard/applications/{id}/notification-url", h.action(identity.NotificationsWrite, h.setURL))
-	}
+	mux.HandleFunc("GET /dashboard/applications", h.page(identity.AppRead, h.applications))
+	mux.HandleFunc("GET /dashboard/applications/{id}", h.page(identity.AppRead, h.application))
+	mux.HandleFunc("POST /dashboard/applications/{id}/notification-url", h.action(identity.AppChange, h.setURL))
 	if h.Settings != nil {
-		mux.HandleFunc("POST /dashboard/applications/{id}/rotate-secret", h.action(identity.NotificationsWrite, h.rotate))
+		mux.HandleFunc("POST /dashboard/applications/{id}/rotate-secret", h.action(identity.AppChange, h.rotate))
 	}
 }
 
@@ -34,7 +29,7 @@ type applicationRow struct {
 // applications is GET /dashboard/applications: the applications of the
 // viewer's customer and of the customers below it (a PSP's merchants').
 func (h *applicationPages) applications(w http.ResponseWriter, q *req) error {
-	apps, err := h.AppStore.ApplicationsBelow(q.ctx(), q.viewer())
+	apps, err := h.Identity.ApplicationsBelow(q.ctx(), q.viewer())
 	if err != nil {
 		return err
 	}
@@ -78,32 +73,14 @@ func (h *applicationPages) application(w http.ResponseWriter, q *req) error {
 // visibleApplication reads application id if the viewer's customer is its
 // customer or above it; anything else is RESOURCE_NOT_FOUND.
 func visibleApplication(h *base, q *req, id string) (identity.Application, error) {
-	notFound := errs.NotFoundf("Application %s was not found.", id)
-	if h.AppStore == nil || uuid.Validate(id) != nil {
-		return identity.Application{}, notFound
-	}
-	a, err := h.AppStore.GetApplication(q.ctx(), strings.ToLower(id))
-	if errs.Is(err, errs.NotFound) {
-		return identity.Application{}, notFound
-	}
-	if err != nil {
-		return identity.Application{}, err
-	}
-	ok, err := h.Customers.IsDescendant(q.ctx(), q.viewer(), a.CustomerID)
-	if err != nil {
-		return identity.Application{}, err
-	}
-	if !ok {
-		return identity.Application{}, notFound
-	}
-	return a, nil
+	return h.Identity.Application(q.ctx(), q.viewer(), id)
 }
 
 // applicationPage writes an application's page.
 func (h *applicationPages) applicationPage(w http.ResponseWriter, q *req, a identity.Application, status int, note string,
 	problem *problemView, url, secret string) error {
 	d := applicationData{ID: a.ID, ClientID: a.ClientID, Customer: h.namer(q)(a.CustomerID), URL: url, CreatedAt: a.CreatedAt,
-		NewSecret: secret, CanSetURL: h.Identity != nil}
+		NewSecret: secret, CanSetURL: true}
 	if h.Settings != nil {
 		_, rot, err := h.Settings.Chaos(q.ctx(), a.ClientID)
 		if err != nil {
@@ -132,15 +109,12 @@ func (h *applicationPages) setURL(w http.ResponseWriter, q *req) error {
 		return err
 	}
 	url := strings.TrimSpace(q.PostForm.Get("url"))
-	if err := h.Identity.VetNotificationURL(q.ctx(), url); err != nil {
+	if _, err := h.Identity.SetNotificationURL(q.ctx(), q.viewer(), a.ID, url); err != nil {
 		problem, perr := problemOf(err)
 		if perr != nil {
 			return perr
 		}
 		return h.applicationPage(w, q, a, statusOf(err), "", problem, url, "")
-	}
-	if err := h.AppStore.SetNotificationURL(q.ctx(), a.ID, url); err != nil {
-		return err
 	}
 	return done(w, q, Prefix+"applications/"+a.ID, "url")
 }

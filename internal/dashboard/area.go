@@ -21,7 +21,7 @@ func areas(b *base) []area {
 	if b.Channels != nil {
 		out = append(out, &channelPages{b})
 	}
-	if b.AppStore != nil {
+	if b.Identity != nil {
 		out = append(out, &applicationPages{b})
 	}
 	if b.sandbox() {
@@ -51,49 +51,49 @@ func (h *signInPages) register(mux *http.ServeMux) {
 }
 
 func (h *paymentPages) register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /dashboard/payments", h.page(identity.PaymentsRead, h.payments))
-	mux.HandleFunc("GET /dashboard/payments/{id}", h.page(identity.PaymentsRead, h.payment))
-	mux.HandleFunc("POST /dashboard/payments/{id}/refund", h.action(identity.PaymentsWrite, h.refund))
+	mux.HandleFunc("GET /dashboard/payments", h.page(identity.PaymentRead, h.payments))
+	mux.HandleFunc("GET /dashboard/payments/{id}", h.page(identity.PaymentRead, h.payment))
+	mux.HandleFunc("POST /dashboard/payments/{id}/refund", h.action(identity.RefundRequest, h.refund))
 	if h.sandbox() {
-		mux.HandleFunc("POST /dashboard/payments/{id}/authorise", h.action(identity.SandboxControl, h.authorise))
+		mux.HandleFunc("POST /dashboard/payments/{id}/authorise", h.action(identity.SandboxAct, h.authorise))
 	}
 }
 
 func (h *notificationPages) register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /dashboard/notifications", h.page(identity.NotificationsRead, h.notifications))
-	mux.HandleFunc("GET /dashboard/notifications/{id}", h.page(identity.NotificationsRead, h.notification))
-	mux.HandleFunc("POST /dashboard/notifications/{id}/redeliver", h.action(identity.NotificationsWrite, h.redeliver))
+	mux.HandleFunc("GET /dashboard/notifications", h.page(identity.NotifyRead, h.notifications))
+	mux.HandleFunc("GET /dashboard/notifications/{id}", h.page(identity.NotifyRead, h.notification))
+	mux.HandleFunc("POST /dashboard/notifications/{id}/redeliver", h.action(identity.NotifySend, h.redeliver))
 	if h.sandbox() && h.Inbox != nil {
-		mux.HandleFunc("GET /dashboard/inbox", h.page(identity.NotificationsRead, h.inbox))
+		mux.HandleFunc("GET /dashboard/inbox", h.page(identity.NotifyRead, h.inbox))
 	}
 }
 
 func (h *payoutPages) register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /dashboard/payouts", h.page(identity.PaymentsRead, h.payouts))
-	mux.HandleFunc("POST /dashboard/verifications/{id}/approve", h.action(identity.PaymentsWrite, h.decide(true)))
-	mux.HandleFunc("POST /dashboard/verifications/{id}/reject", h.action(identity.PaymentsWrite, h.decide(false)))
+	mux.HandleFunc("GET /dashboard/payouts", h.page(identity.PayoutRead, h.payouts))
+	mux.HandleFunc("POST /dashboard/verifications/{id}/approve", h.action(identity.PayoutVerify, h.decide(true)))
+	mux.HandleFunc("POST /dashboard/verifications/{id}/reject", h.action(identity.PayoutVerify, h.decide(false)))
 }
 
 func (h *reportPages) register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /dashboard/reports", h.page(identity.ReportsRead, h.reports))
-	mux.HandleFunc("POST /dashboard/reports", h.action(identity.ReportsWrite, h.requestReport))
-	mux.HandleFunc("GET /dashboard/reports/{id}/download", h.page(identity.ReportsRead, h.downloadReport))
+	mux.HandleFunc("GET /dashboard/reports", h.page(identity.ReportRead, h.reports))
+	mux.HandleFunc("POST /dashboard/reports", h.action(identity.ReportCreate, h.requestReport))
+	mux.HandleFunc("GET /dashboard/reports/{id}/download", h.page(identity.ReportRead, h.downloadReport))
 }
 
 func (h *accountPages) register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /dashboard/accounts", h.page(identity.PaymentsRead, h.accounts))
-	mux.HandleFunc("GET /dashboard/accounts/{id}", h.page(identity.PaymentsRead, h.account))
+	mux.HandleFunc("GET /dashboard/accounts", h.page(identity.AccountRead, h.accounts))
+	mux.HandleFunc("GET /dashboard/accounts/{id}", h.page(identity.AccountRead, h.account))
 }
 
 func (h *sandboxPages) register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /dashboard/clock", h.page(identity.SandboxControl, h.clock))
-	mux.HandleFunc("POST /dashboard/clock/advance", h.action(identity.SandboxControl, h.advanceClock))
-	mux.HandleFunc("POST /dashboard/clock/reset", h.action(identity.SandboxControl, h.resetClock))
-	if h.Settings != nil && h.AppStore != nil {
-		mux.HandleFunc("POST /dashboard/applications/{id}/chaos", h.action(identity.SandboxControl, h.setChaos))
+	mux.HandleFunc("GET /dashboard/clock", h.page(identity.SandboxAct, h.clock))
+	mux.HandleFunc("POST /dashboard/clock/advance", h.action(identity.SandboxAct, h.advanceClock))
+	mux.HandleFunc("POST /dashboard/clock/reset", h.action(identity.SandboxAct, h.resetClock))
+	if h.Settings != nil && h.Identity != nil {
+		mux.HandleFunc("POST /dashboard/applications/{id}/chaos", h.action(identity.SandboxAct, h.setChaos))
 	}
 	if h.SandboxState != nil {
-		mux.HandleFunc("GET /dashboard/sandbox/reset", h.page(identity.SandboxInstance, h.confirmReset))
-		mux.HandleFunc("POST /dashboard/sandbox/reset", h.action(identity.SandboxInstance, h.resetSandbox))
+		mux.HandleFunc("GET /dashboard/sandbox/reset", h.page(identity.SandboxWhole, h.confirmReset))
+		mux.HandleFunc("POST /dashboard/sandbox/reset", h.action(identity.SandboxWhole, h.resetSandbox))
 	}
 }

@@ -19,7 +19,10 @@ func (h *base) namer(q *req) func(id string) string {
 			return n
 		}
 		n := id
-		if c, err := h.Customers.GetCustomer(q.ctx(), id); err == nil {
+		if h.Identity == nil {
+			return n
+		}
+		if c, err := h.Identity.Customer(q.ctx(), q.viewer(), id); err == nil {
 			n = c.Name
 		}
 		names[id] = n

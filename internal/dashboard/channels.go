@@ -11,8 +11,8 @@ import (
 )
 
 func (h *channelPages) register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /dashboard/channels", h.page(identity.PaymentsRead, h.channels))
-	mux.HandleFunc("GET /dashboard/channels/{id}", h.page(identity.PaymentsRead, h.channel))
+	mux.HandleFunc("GET /dashboard/channels", h.page(identity.ChannelRead, h.channels))
+	mux.HandleFunc("GET /dashboard/channels/{id}", h.page(identity.ChannelRead, h.channel))
 }
 
 // channelRow is a stablecoin deposit channel in the list.

@@ -54,10 +54,10 @@ func chaosFormOf(appID, clientID string, active bool, values []string) chaosForm
 // chaosForms are the forms of the viewer's customer's applications; sent,
 // when not nil, replaces the form of its application (a refused change).
 func (h *sandboxPages) chaosForms(q *req, sent *chaosForm) ([]chaosForm, error) {
-	if h.Settings == nil || h.Applications == nil {
+	if h.Settings == nil || h.Identity == nil {
 		return nil, nil
 	}
-	apps, err := h.Applications.Applications(q.ctx(), q.viewer())
+	apps, err := h.Identity.OwnApplications(q.ctx(), q.viewer())
 	if err != nil {
 		return nil, err
 	}

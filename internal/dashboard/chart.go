@@ -100,7 +100,7 @@ func (h *paymentPages) paymentsChart(q *req) (chartView, error) {
 	for i := range counts {
 		counts[i] = make([]int, len(flowSeries))
 	}
-	err = h.Stats.PaymentsPerDay(q.ctx(), q.viewer(), from, today.Add(24*time.Hour), func(day time.Time, status string, n int) {
+	err = h.Payments.PerDay(q.ctx(), q.viewer(), from, today.Add(24*time.Hour), func(day time.Time, status string, n int) {
 		i := int(day.Sub(from) / (24 * time.Hour))
 		if i < 0 || i >= chartDays {
 			return

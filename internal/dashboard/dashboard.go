@@ -65,80 +65,38 @@ const (
 // SignInAuditor writes the audit entry of a refused sign-in (the store).
 type SignInAuditor = webguard.SignInAuditor
 
-// Customers reads customers (names in the header and the lists, the
-// parent of a customer without an application) and the customer tree
-// (whether a record's customer is the viewer's or below it).
-type Customers interface {
-	GetCustomer(ctx context.Context, id string) (identity.Customer, error)
-	IsDescendant(ctx context.Context, ancestor, descendant string) (bool, error)
-}
-
-// ApplicationStore lists and reads applications and sets their
-// notification URL (audited) for the applications pages.
-type ApplicationStore interface {
-	// ApplicationsBelow lists the applications of ancestor and of the
-	// customers below it, oldest first.
-	ApplicationsBelow(ctx context.Context, ancestor string) ([]identity.Application, error)
-	GetApplication(ctx context.Context, id string) (identity.Application, error)
-	SetNotificationURL(ctx context.Context, id, url string) error
-}
-
-// MandateAmendments lists the amendments of a mandate visible to viewer,
-// newest first (the mandate page).
-type MandateAmendments interface {
-	AmendmentsOf(ctx context.Context, viewer, mandateID string) ([]mandate.Amendment, error)
-}
-
 // SandboxResetter brings the whole sandbox instance back to its seed state
 // (internal/sandbox).
 type SandboxResetter interface {
 	Reset(ctx context.Context) (sandbox.State, error)
 }
 
-// PaymentStats counts payments per day and status (the chart of the
-// payments page).
-type PaymentStats interface {
-	PaymentsPerDay(ctx context.Context, viewer string, from, to time.Time, fn func(day time.Time, status string, count int)) error
-}
-
-// LedgerEntries reads the entries that post to an account, oldest first
-// (the balance over time); the caller checks that the viewer may see it.
-type LedgerEntries interface {
-	Entries(ctx context.Context, accountID string) ([]ledger.Entry, error)
-}
-
 // Deps are what the console calls. Inbox, Sandbox, Mandates, Channels,
-// AppStore, Settings and SandboxState may be nil: their pages are then
+// Identity, Settings and SandboxState may be nil: their pages are then
 // absent.
 type Deps struct {
 	Log        *slog.Logger
-	Clock      clock.Clock    // the service clock; Now is the base time (sessions)
-	Sandbox    *clock.Tenants // the per-tenant sandbox clocks; nil in production
-	Production bool           // Secure cookies; no sandbox pages
-	TrustProxy bool           // take the client address from X-Forwarded-For (sign-in throttle, audit)
+	Clock      clock.Clock     // the service clock; Now is the base time (sessions)
+	Sandbox    *sandbox.Clocks // the controls of the per-tenant sandbox clocks; nil in production
+	Production bool            // Secure cookies; no sandbox pages
+	TrustProxy bool            // take the client address from X-Forwarded-For (sign-in throttle, audit)
 
-	Auth         *auth.Service
-	Sessions     auth.SessionStore
-	SignIns      SignInAuditor
-	Customers    Customers
-	Applications identity.Directory // an application to tell when a report requested here is ready
+	Auth     *auth.Service
+	Sessions auth.SessionStore
+	SignIns  SignInAuditor
 
 	Payments      *payment.Service
-	Events        event.Log
-	Stats         PaymentStats
+	Events        *event.Reader // a payment's and a mandate's history
 	Notifications *notify.Service
 	Inbox         *inbox.Service
 	Refunds       *refund.Service
 	Payouts       *payout.Service
 	Reports       *report.Service
 	Accounts      *ledger.Service
-	Entries       LedgerEntries
 	Mandates      *mandate.Service
-	Amendments    MandateAmendments // with Mandates
 	Channels      *channel.Service
 
-	Identity     *identity.Service // vets a notification URL set on the applications page
-	AppStore     ApplicationStore  // nil: no applications page
+	Identity     *identity.Service // customers' names, the applications pages (nil: none)
 	Settings     *notify.Settings  // secret rotation, webhook chaos (sandbox)
 	SandboxState SandboxResetter   // nil: no sandbox reset
 }

@@ -12,12 +12,12 @@ import (
 )
 
 func (h *mandatePages) register(mux *http.ServeMux) {
-	mux.HandleFunc("GET /dashboard/mandates", h.page(identity.PaymentsRead, h.mandates))
-	mux.HandleFunc("GET /dashboard/mandates/{id}", h.page(identity.PaymentsRead, h.mandate))
+	mux.HandleFunc("GET /dashboard/mandates", h.page(identity.MandateRead, h.mandates))
+	mux.HandleFunc("GET /dashboard/mandates/{id}", h.page(identity.MandateRead, h.mandate))
 	if h.sandbox() {
-		mux.HandleFunc("POST /dashboard/mandates/{id}/authorise", h.action(identity.SandboxControl, h.authorise))
-		mux.HandleFunc("POST /dashboard/amendments/{id}/approve", h.action(identity.SandboxControl, h.answer(true)))
-		mux.HandleFunc("POST /dashboard/amendments/{id}/decline", h.action(identity.SandboxControl, h.answer(false)))
+		mux.HandleFunc("POST /dashboard/mandates/{id}/authorise", h.action(identity.SandboxAct, h.authorise))
+		mux.HandleFunc("POST /dashboard/amendments/{id}/approve", h.action(identity.SandboxAct, h.answer(true)))
+		mux.HandleFunc("POST /dashboard/amendments/{id}/decline", h.action(identity.SandboxAct, h.answer(false)))
 	}
 }
 
@@ -103,19 +103,17 @@ func (h *mandatePages) mandatePage(w http.ResponseWriter, q *req, status int, no
 	for _, e := range evs {
 		d.History = append(d.History, eventItem{Type: e.Type, Status: e.Status, At: e.OccurredAt})
 	}
-	if h.Amendments != nil {
-		as, err := h.Amendments.AmendmentsOf(ctx, viewer, m.ID)
-		if err != nil {
-			return err
-		}
-		for _, a := range as {
-			if a.Open() { // an overdue one is abandoned as it is read
-				if a, err = h.Mandates.GetAmendment(ctx, viewer, a.ID); err != nil {
-					return err
-				}
+	as, err := h.Mandates.AmendmentsOf(ctx, viewer, m.ID)
+	if err != nil {
+		return err
+	}
+	for _, a := range as {
+		if a.Open() { // an overdue one is abandoned as it is read
+			if a, err = h.Mandates.GetAmendment(ctx, viewer, a.ID); err != nil {
+				return err
 			}
-			d.Amendments = append(d.Amendments, amendmentItemOf(a, m.Currency))
 		}
+		d.Amendments = append(d.Amendments, amendmentItemOf(a, m.Currency))
 	}
 	h.show(w, q, status, "mandate", "Mandate of "+m.Payer.Name, "Mandates", d, note, problem)
 	return nil

@@ -50,11 +50,11 @@ type problemView struct {
 	Fields  []string
 }
 
-// Can reports whether the signed-in person's role grants perm (the names
-// of identity's permissions, such as "payments:write"): pages show an
-// action only to a role that may take it.
-func (v view) Can(perm string) bool {
-	return v.Who != nil && v.Who.p.Can(identity.Permission(perm))
+// Can reports whether the signed-in person's role permits op (the name of
+// an identity.Operation, such as "request a refund"): pages show an action
+// only to a role that may take it.
+func (v view) Can(op string) bool {
+	return v.Who != nil && v.Who.p.Permits(identity.Operation(op)) == nil
 }
 
 // funcs are the templates' helpers.
@@ -105,8 +105,10 @@ func (h *base) dress(v *view, q *req) {
 		return
 	}
 	customer := ""
-	if c, err := h.Customers.GetCustomer(q.ctx(), q.p.CustomerID); err == nil {
-		customer = c.Name
+	if h.Identity != nil {
+		if c, err := h.Identity.Customer(q.ctx(), q.viewer(), q.viewer()); err == nil {
+			customer = c.Name
+		}
 	}
 	v.Who = &whoView{Username: q.p.Username, Role: string(q.p.Role), Customer: customer, p: q.p}
 	v.CSRF = q.s.CSRFToken
@@ -116,6 +118,9 @@ func (h *base) dress(v *view, q *req) {
 	}
 }
 
+// may reports whether p's role permits op.
+func may(p auth.Principal, op identity.Operation) bool { return p.Permits(op) == nil }
+
 // navigation lists the pages the principal may open.
 func (h *base) navigation(p auth.Principal) []navItem {
 	var out []navItem
@@ -124,16 +129,16 @@ func (h *base) navigation(p auth.Principal) []navItem {
 			out = append(out, navItem{Label: label, Href: Prefix + path})
 		}
 	}
-	add(p.Can(identity.PaymentsRead), "Payments", "payments")
-	add(p.Can(identity.NotificationsRead), "Notifications", "notifications")
-	add(h.sandbox() && h.Inbox != nil && p.Can(identity.NotificationsRead), "Inbox", "inbox")
-	add(p.Can(identity.PaymentsRead), "Payouts", "payouts")
-	add(p.Can(identity.ReportsRead), "Reports", "reports")
-	add(p.Can(identity.PaymentsRead), "Accounts", "accounts")
-	add(h.Mandates != nil && p.Can(identity.PaymentsRead), "Mandates", "mandates")
-	add(h.Channels != nil && p.Can(identity.PaymentsRead), "Channels", "channels")
-	add(h.AppStore != nil && p.Can(identity.NotificationsRead), "Applications", "applications")
-	add(h.sandbox() && p.Can(identity.SandboxControl), "Sandbox", "clock")
+	add(may(p, identity.PaymentRead), "Payments", "payments")
+	add(may(p, identity.NotifyRead), "Notifications", "notifications")
+	add(h.sandbox() && h.Inbox != nil && may(p, identity.NotifyRead), "Inbox", "inbox")
+	add(may(p, identity.PayoutRead), "Payouts", "payouts")
+	add(may(p, identity.ReportRead), "Reports", "reports")
+	add(may(p, identity.AccountRead), "Accounts", "accounts")
+	add(h.Mandates != nil && may(p, identity.MandateRead), "Mandates", "mandates")
+	add(h.Channels != nil && may(p, identity.ChannelRead), "Channels", "channels")
+	add(h.Identity != nil && may(p, identity.AppRead), "Applications", "applications")
+	add(h.sandbox() && may(p, identity.SandboxAct), "Sandbox", "clock")
 	return out
 }
 

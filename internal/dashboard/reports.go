@@ -160,21 +160,17 @@ func dateOf(v *errs.Validation, field, label, value, suffix string) string {
 // the nearest customer above it that has one. A report requested through
 // the API tells the caller's application; the console's person has none.
 func (h *reportPages) clientFor(ctx context.Context, customerID string) (string, error) {
-	for id, hops := customerID, 0; id != "" && hops < 16; hops++ {
-		apps, err := h.Applications.Applications(ctx, id)
-		if err != nil {
-			return "", err
-		}
-		if len(apps) > 0 {
-			return apps[0].ClientID, nil
-		}
-		c, err := h.Customers.GetCustomer(ctx, id)
-		if err != nil {
-			return "", err
-		}
-		id = c.ParentID
+	if h.Identity == nil {
+		return "", errs.E(errs.ValidationFailure, "This console cannot tell an application when the report is ready.")
 	}
-	return "", errs.E(errs.ValidationFailure, "Your customer has no application to tell when the report is ready; ask your operator to create one.")
+	a, ok, err := h.Identity.NearestApplication(ctx, customerID)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", errs.E(errs.ValidationFailure, "Your customer has no application to tell when the report is ready; ask your operator to create one.")
+	}
+	return a.ClientID, nil
 }
 
 // downloadReport is GET /dashboard/reports/{id}/download: the CSV file,

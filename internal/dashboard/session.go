@@ -113,6 +113,7 @@ func (h *base) current(w http.ResponseWriter, r *http.Request) (*req, bool) {
 			h.Log.WarnContext(ctx, "record console activity", "err", err)
 		}
 	}
+	r = r.WithContext(auth.WithPrincipal(ctx, p)) // the services check it at their entry
 	return &req{Request: r, s: s, p: p, now: now}, true
 }
 
@@ -151,15 +152,15 @@ func signInPath(r *http.Request, notice string) string {
 }
 
 // page guards a page: a session (else the sign-in page) and the
-// permission of its role (else 403).
-func (h *base) page(perm identity.Permission, fn pageFunc) http.HandlerFunc {
+// permission op needs (else 403; the services check it again).
+func (h *base) page(op identity.Operation, fn pageFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		q, ok := h.current(w, r)
 		if !ok {
 			http.Redirect(w, r, signInPath(r, ""), http.StatusSeeOther)
 			return
 		}
-		if perm != "" && !q.p.Can(perm) {
+		if op != "" && !may(q.p, op) {
 			h.renderError(w, r, q, http.StatusForbidden, fmt.Sprintf("Your role %s may not open this page.", q.p.Role))
 			return
 		}
@@ -171,10 +172,10 @@ func (h *base) page(perm identity.Permission, fn pageFunc) http.HandlerFunc {
 
 // action guards a form's POST: a session (else the sign-in page), a form
 // from this site with the session's synchronizer token (else 403, nothing
-// done), and the permission of the role (else 403, as the API's
-// ACCESS_DENIED). The change is audited as the API's are, its action the
+// done), and the permission op needs (else 403, as the API's
+// ACCESS_DENIED; the services check it again). The change is audited as the API's are, its action the
 // route's pattern.
-func (h *base) action(perm identity.Permission, fn pageFunc) http.HandlerFunc {
+func (h *base) action(op identity.Operation, fn pageFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 		if err := r.ParseForm(); err != nil {
@@ -190,11 +191,11 @@ func (h *base) action(perm identity.Permission, fn pageFunc) http.HandlerFunc {
 			h.renderError(w, r, q, http.StatusForbidden, "This form is out of date or was sent from another site; nothing was done. Open the page again and retry.")
 			return
 		}
-		if perm != "" && !q.p.Can(perm) {
+		if op != "" && !may(q.p, op) {
 			h.renderError(w, r, q, http.StatusForbidden, fmt.Sprintf("Your role %s may not do this; nothing was done.", q.p.Role))
 			return
 		}
-		q.Request = webguard.Audited(r, r.Pattern, q.p, q.now, requestID(w), h.clientAddr(r))
+		q.Request = webguard.Audited(q.Request, r.Pattern, q.p, q.now, requestID(w), h.clientAddr(r))
 		if err := fn(w, q); err != nil {
 			h.fail(w, q, err)
 		}

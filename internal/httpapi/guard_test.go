@@ -90,13 +90,21 @@ func TestAPIVersionHeader(t *testing.T) {
 
 func TestRouteWithoutPermissionIsRefusedAtStart(t *testing.T) {
 	t.Parallel()
-	s := testServer(t, io.Discard)
-	defer func() {
-		if recover() == nil {
-			t.Fatal("a route that is neither public nor guarded by a permission must not register")
-		}
-	}()
-	s.handle("GET /open", func(w http.ResponseWriter, r *http.Request) error { return nil })
+	for name, opts := range map[string][]routeOption{
+		"no operation":         nil,
+		"an unknown operation": {needs("do anything")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			s := testServer(t, io.Discard)
+			defer func() {
+				if recover() == nil {
+					t.Fatal("a route that is neither public nor guarded by a known operation must not register")
+				}
+			}()
+			s.handle("GET /open", func(w http.ResponseWriter, r *http.Request) error { return nil }, opts...)
+		})
+	}
 }
 
 func TestStatusOfEveryCode(t *testing.T) {

@@ -219,8 +219,8 @@ func (s *Server) guard(r *http.Request, rt route) (*http.Request, error) {
 		if err := s.RateLimit.Allow(r.Context(), p.ClientID); err != nil {
 			return r, err
 		}
-		if !p.Can(rt.permission) {
-			return r, errs.E(errs.AccessDenied, "Your role %s does not have the %s permission.", p.Role, rt.permission)
+		if err := p.Permits(rt.operation); err != nil {
+			return r, err
 		}
 		r = r.WithContext(auth.WithPrincipal(r.Context(), p))
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/payout"
 )
@@ -117,7 +118,7 @@ func payoutNotes(t *testing.T, rc *apptest.Receiver, id string, types ...string)
 // shows available and pending only).
 func heldBalance(t *testing.T, env *apptest.Env, acct ledger.Account) ledger.Balance {
 	t.Helper()
-	a, err := env.App.Accounts().Account(t.Context(), acct.CustomerID, acct.ID)
+	a, err := env.App.Accounts().Account(identity.WithPrincipal(t.Context(), identity.Principal{Role: identity.RoleAdmin}), acct.CustomerID, acct.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

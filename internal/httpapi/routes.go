@@ -18,22 +18,22 @@ func (s *Server) routes() {
 
 	// Payments (Global API), the bank registry and the payer's short links.
 	if s.Payments != nil {
-		s.handle("POST /payments", s.createPayment, needs(identity.PaymentsWrite), versioned)
-		s.handle("GET /payments", s.listPayments, needs(identity.PaymentsRead))
-		s.handle("GET /payments/{id}", s.getPayment, needs(identity.PaymentsRead))
-		s.handle("GET /payments/{id}/name-match-score", s.nameMatchScore, needs(identity.PaymentsRead))
-		s.handle("GET /banks", s.listBanks, needs(identity.PaymentsRead))
-		s.handle("GET /banks/{id}", s.getBank, needs(identity.PaymentsRead))
+		s.handle("POST /payments", s.createPayment, needs(identity.PaymentCreate), versioned)
+		s.handle("GET /payments", s.listPayments, needs(identity.PaymentRead))
+		s.handle("GET /payments/{id}", s.getPayment, needs(identity.PaymentRead))
+		s.handle("GET /payments/{id}/name-match-score", s.nameMatchScore, needs(identity.PaymentRead))
+		s.handle("GET /banks", s.listBanks, needs(identity.PaymentRead))
+		s.handle("GET /banks/{id}", s.getBank, needs(identity.PaymentRead))
 		s.handle("GET /banks/{id}/logo.svg", s.bankImage, public)
 		s.handle("GET /banks/{id}/icon.svg", s.bankImage, public)
 		s.handle("GET /c/{code}", s.followShortLink, public)
 	}
 	// The legacy Payments API and the embedded checkout, on the same core.
 	if s.Legacy != nil {
-		s.handle("POST /legacy/payments", s.createLegacyPayment, needs(identity.PaymentsWrite), legacyVersioned, legacy)
-		s.handle("GET /legacy/payments/{id}/name-match-score", s.legacyNameMatchScore, needs(identity.PaymentsRead), legacy)
+		s.handle("POST /legacy/payments", s.createLegacyPayment, needs(identity.PaymentCreate), legacyVersioned, legacy)
+		s.handle("GET /legacy/payments/{id}/name-match-score", s.legacyNameMatchScore, needs(identity.PaymentRead), legacy)
 		s.handle("GET /legacy/migration-guide", s.migrationGuide, public, legacy)
-		s.handle("POST /dropin", s.createDropin, needs(identity.PaymentsWrite))
+		s.handle("POST /dropin", s.createDropin, needs(identity.PaymentCreate))
 	}
 	// The payer's pages (HTML, their own routing and error pages).
 	if s.Pages != nil {
@@ -46,79 +46,79 @@ func (s *Server) routes() {
 	}
 	// Notifications: the delivery log, redelivery, the test notification and resume.
 	if s.Notifications != nil {
-		s.handle("GET /notifications", s.listNotifications, needs(identity.NotificationsRead))
-		s.handle("GET /notifications/{id}", s.getNotification, needs(identity.NotificationsRead))
-		s.handle("POST /notifications/{id}/redeliver", s.redeliverNotification, needs(identity.NotificationsWrite))
-		s.handle("POST /notifications/test", s.testNotification, needs(identity.NotificationsWrite))
-		s.handle("POST /notifications/resume", s.resumeNotifications, needs(identity.NotificationsWrite))
+		s.handle("GET /notifications", s.listNotifications, needs(identity.NotifyRead))
+		s.handle("GET /notifications/{id}", s.getNotification, needs(identity.NotifyRead))
+		s.handle("POST /notifications/{id}/redeliver", s.redeliverNotification, needs(identity.NotifySend))
+		s.handle("POST /notifications/test", s.testNotification, needs(identity.NotifySend))
+		s.handle("POST /notifications/resume", s.resumeNotifications, needs(identity.NotifySend))
 	}
 	// Mandates and their amendments (creation is sandbox only).
 	if s.Mandates != nil {
-		s.handle("POST /mandates", s.createMandate, needs(identity.PaymentsWrite), versioned)
-		s.handle("GET /mandates", s.listMandates, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /mandates/{id}", s.getMandate, needs(identity.PaymentsRead), versioned)
-		s.handle("POST /mandates/{id}/suspend", s.suspendMandate, needs(identity.PaymentsWrite), versioned)
-		s.handle("POST /mandates/{id}/resume", s.resumeMandate, needs(identity.PaymentsWrite), versioned)
-		s.handle("POST /mandates/{id}/cancel", s.cancelMandate, needs(identity.PaymentsWrite), versioned)
-		s.handle("POST /mandates/{id}/amendments", s.createAmendment, needs(identity.PaymentsWrite), versioned)
-		s.handle("GET /amendments/{id}", s.getAmendment, needs(identity.PaymentsRead), versioned)
-		s.handle("POST /amendments/{id}/recall", s.recallAmendment, needs(identity.PaymentsWrite), versioned)
+		s.handle("POST /mandates", s.createMandate, needs(identity.MandateCreate), versioned)
+		s.handle("GET /mandates", s.listMandates, needs(identity.MandateRead), versioned)
+		s.handle("GET /mandates/{id}", s.getMandate, needs(identity.MandateRead), versioned)
+		s.handle("POST /mandates/{id}/suspend", s.suspendMandate, needs(identity.MandateChange), versioned)
+		s.handle("POST /mandates/{id}/resume", s.resumeMandate, needs(identity.MandateChange), versioned)
+		s.handle("POST /mandates/{id}/cancel", s.cancelMandate, needs(identity.MandateChange), versioned)
+		s.handle("POST /mandates/{id}/amendments", s.createAmendment, needs(identity.MandateChange), versioned)
+		s.handle("GET /amendments/{id}", s.getAmendment, needs(identity.MandateRead), versioned)
+		s.handle("POST /amendments/{id}/recall", s.recallAmendment, needs(identity.MandateChange), versioned)
 	}
 	// Reports: asynchronous CSV files generated by the job workers.
 	if s.Reports != nil {
 		for _, c := range s.reportCreations() {
-			s.handle(c.pattern, c.handler, needs(identity.ReportsWrite))
+			s.handle(c.pattern, c.handler, needs(identity.ReportCreate))
 		}
-		s.handle("GET /reports", s.listReports, needs(identity.ReportsRead))
-		s.handle("GET /reports/{id}", s.getReport, needs(identity.ReportsRead))
-		s.handle("GET /reports/{id}/download", s.downloadReport, needs(identity.ReportsRead))
+		s.handle("GET /reports", s.listReports, needs(identity.ReportRead))
+		s.handle("GET /reports/{id}", s.getReport, needs(identity.ReportRead))
+		s.handle("GET /reports/{id}/download", s.downloadReport, needs(identity.ReportRead))
 	}
 	// The Accounts API: Connect accounts and their transactions (the ledger).
 	if s.Accounts != nil {
-		s.handle("GET /accounts", s.listAccounts, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /accounts/{id}", s.getAccount, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /accounts/{id}/transactions", s.listAccountTransactions, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /transactions/{id}", s.getTransaction, needs(identity.PaymentsRead), versioned)
+		s.handle("GET /accounts", s.listAccounts, needs(identity.AccountRead), versioned)
+		s.handle("GET /accounts/{id}", s.getAccount, needs(identity.AccountRead), versioned)
+		s.handle("GET /accounts/{id}/transactions", s.listAccountTransactions, needs(identity.AccountRead), versioned)
+		s.handle("GET /transactions/{id}", s.getTransaction, needs(identity.AccountRead), versioned)
 	}
 	// Refunds of Connect payments.
 	if s.Refunds != nil {
-		s.handle("POST /payments/{id}/request-refund", s.requestRefund, needs(identity.PaymentsWrite), versioned)
-		s.handle("GET /payments/{id}/refunds", s.listPaymentRefunds, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /refunds/{id}", s.getRefund, needs(identity.PaymentsRead), versioned)
+		s.handle("POST /payments/{id}/request-refund", s.requestRefund, needs(identity.RefundRequest), versioned)
+		s.handle("GET /payments/{id}/refunds", s.listPaymentRefunds, needs(identity.RefundRead), versioned)
+		s.handle("GET /refunds/{id}", s.getRefund, needs(identity.RefundRead), versioned)
 	}
 	// Stablecoin deposit channels (creation is sandbox only).
 	if s.Channels != nil {
-		s.handle("POST /channels", s.createChannel, needs(identity.PaymentsWrite), versioned)
-		s.handle("GET /channels", s.listChannels, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /channels/{id}", s.getChannel, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /channels/{id}/payments", s.listChannelPayments, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /channel-payments/{id}", s.getChannelPayment, needs(identity.PaymentsRead), versioned)
+		s.handle("POST /channels", s.createChannel, needs(identity.ChannelCreate), versioned)
+		s.handle("GET /channels", s.listChannels, needs(identity.ChannelRead), versioned)
+		s.handle("GET /channels/{id}", s.getChannel, needs(identity.ChannelRead), versioned)
+		s.handle("GET /channels/{id}/payments", s.listChannelPayments, needs(identity.ChannelRead), versioned)
+		s.handle("GET /channel-payments/{id}", s.getChannelPayment, needs(identity.ChannelRead), versioned)
 	}
 
 	// Payouts and their account holder verifications.
 	if s.Payouts != nil {
-		s.handle("POST /payouts", s.createPayout, needs(identity.PaymentsWrite), versioned)
-		s.handle("GET /payouts", s.listPayouts, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /payouts/{id}", s.getPayout, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /account-holder-verifications", s.listVerifications, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /account-holder-verifications/{id}", s.getVerification, needs(identity.PaymentsRead), versioned)
-		s.handle("POST /account-holder-verifications/{id}/approve", s.approveVerification, needs(identity.PaymentsWrite), versioned)
-		s.handle("POST /account-holder-verifications/{id}/reject", s.rejectVerification, needs(identity.PaymentsWrite), versioned)
+		s.handle("POST /payouts", s.createPayout, needs(identity.PayoutCreate), versioned)
+		s.handle("GET /payouts", s.listPayouts, needs(identity.PayoutRead), versioned)
+		s.handle("GET /payouts/{id}", s.getPayout, needs(identity.PayoutRead), versioned)
+		s.handle("GET /account-holder-verifications", s.listVerifications, needs(identity.PayoutRead), versioned)
+		s.handle("GET /account-holder-verifications/{id}", s.getVerification, needs(identity.PayoutRead), versioned)
+		s.handle("POST /account-holder-verifications/{id}/approve", s.approveVerification, needs(identity.PayoutVerify), versioned)
+		s.handle("POST /account-holder-verifications/{id}/reject", s.rejectVerification, needs(identity.PayoutVerify), versioned)
 	}
 	// Account alias orders and their aliases.
 	if s.Aliases != nil {
-		s.handle("POST /orders/account-aliases", s.createAliasOrder, needs(identity.PaymentsWrite), versioned)
-		s.handle("GET /orders/account-aliases/{id}", s.getAliasOrder, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /account-aliases", s.listAliases, needs(identity.PaymentsRead), versioned)
-		s.handle("GET /account-aliases/{id}", s.getAlias, needs(identity.PaymentsRead), versioned)
-		s.handle("PATCH /account-aliases/{id}", s.updateAlias, needs(identity.PaymentsWrite), versioned)
+		s.handle("POST /orders/account-aliases", s.createAliasOrder, needs(identity.AliasOrder), versioned)
+		s.handle("GET /orders/account-aliases/{id}", s.getAliasOrder, needs(identity.AliasRead), versioned)
+		s.handle("GET /account-aliases", s.listAliases, needs(identity.AliasRead), versioned)
+		s.handle("GET /account-aliases/{id}", s.getAlias, needs(identity.AliasRead), versioned)
+		s.handle("PATCH /account-aliases/{id}", s.updateAlias, needs(identity.AliasChange), versioned)
 	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
 	}
 	// The caller's application's notification secret.
 	if s.NotificationSettings != nil {
-		s.handle("POST /notification-secret/rotate", s.rotateNotificationSecret, needs(identity.NotificationsWrite), versioned)
+		s.handle("POST /notification-secret/rotate", s.rotateNotificationSecret, needs(identity.AppChange), versioned)
 	}
 	// The web console (HTML, its own routing, sessions and error pages).
 	if s.Dashboard != nil {
@@ -127,36 +127,36 @@ func (s *Server) routes() {
 
 	// Sandbox controls.
 	if s.Sandbox != nil {
-		s.handle("GET /sandbox/clock", s.sandboxClock, needs(identity.SandboxControl))
-		s.handle("POST /sandbox/clock/advance", s.advanceSandboxClock, needs(identity.SandboxControl))
-		s.handle("POST /sandbox/clock/reset", s.resetSandboxClock, needs(identity.SandboxControl))
+		s.handle("GET /sandbox/clock", s.sandboxClock, needs(identity.SandboxAct))
+		s.handle("POST /sandbox/clock/advance", s.advanceSandboxClock, needs(identity.SandboxAct))
+		s.handle("POST /sandbox/clock/reset", s.resetSandboxClock, needs(identity.SandboxAct))
 		if s.Inbox != nil {
-			s.handle("GET /sandbox/inbox", s.listSandboxInbox, needs(identity.NotificationsRead))
+			s.handle("GET /sandbox/inbox", s.listSandboxInbox, needs(identity.NotifyRead))
 			s.handle("POST /sandbox/inbox/{clientId}", s.receiveSandboxNotification, public)
 		}
 		if s.Payments != nil {
-			s.handle("POST /sandbox/payments/{id}/authorise", s.authoriseSandboxPayment, needs(identity.SandboxControl))
+			s.handle("POST /sandbox/payments/{id}/authorise", s.authoriseSandboxPayment, needs(identity.SandboxAct))
 			s.handle("POST "+demoPaymentPath, s.createDemoPayment, public)
 		}
 		if s.Mandates != nil {
-			s.handle("POST /sandbox/mandates/{id}/authorise", s.authoriseSandboxMandate, needs(identity.SandboxControl))
-			s.handle("POST /sandbox/amendments/{id}/approve", s.approveSandboxAmendment, needs(identity.SandboxControl))
-			s.handle("POST /sandbox/amendments/{id}/decline", s.declineSandboxAmendment, needs(identity.SandboxControl))
+			s.handle("POST /sandbox/mandates/{id}/authorise", s.authoriseSandboxMandate, needs(identity.SandboxAct))
+			s.handle("POST /sandbox/amendments/{id}/approve", s.approveSandboxAmendment, needs(identity.SandboxAct))
+			s.handle("POST /sandbox/amendments/{id}/decline", s.declineSandboxAmendment, needs(identity.SandboxAct))
 		}
 		if s.Channels != nil {
-			s.handle("POST /sandbox/channels/{id}/deposits", s.depositSandboxChannel, needs(identity.SandboxControl))
+			s.handle("POST /sandbox/channels/{id}/deposits", s.depositSandboxChannel, needs(identity.SandboxAct))
 		}
 		if s.Payments != nil && s.Accounts != nil {
-			s.handle("POST /payin", s.payin, needs(identity.SandboxControl), versioned)
+			s.handle("POST /payin", s.payin, needs(identity.SandboxAct), versioned)
 		}
 		if s.NotificationSettings != nil {
-			s.handle("GET /sandbox/notification-chaos", s.getNotificationChaos, needs(identity.NotificationsRead), versioned)
-			s.handle("PUT /sandbox/notification-chaos", s.setNotificationChaos, needs(identity.SandboxControl), versioned)
+			s.handle("GET /sandbox/notification-chaos", s.getNotificationChaos, needs(identity.SandboxObserve), versioned)
+			s.handle("PUT /sandbox/notification-chaos", s.setNotificationChaos, needs(identity.SandboxAct), versioned)
 		}
 		if s.SandboxState != nil {
-			s.handle("POST /sandbox/reset", s.resetSandbox, needs(identity.SandboxInstance), versioned)
-			s.handle("GET /sandbox/snapshot", s.snapshotSandbox, needs(identity.SandboxInstance), versioned)
-			s.handle("POST /sandbox/restore", s.restoreSandbox, needs(identity.SandboxInstance), versioned)
+			s.handle("POST /sandbox/reset", s.resetSandbox, needs(identity.SandboxWhole), versioned)
+			s.handle("GET /sandbox/snapshot", s.snapshotSandbox, needs(identity.SandboxWhole), versioned)
+			s.handle("POST /sandbox/restore", s.restoreSandbox, needs(identity.SandboxWhole), versioned)
 		}
 	}
 }

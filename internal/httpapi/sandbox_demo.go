@@ -7,6 +7,7 @@ import (
 
 	"github.com/bankrail/bankrail/api"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/wire"
 )
@@ -36,7 +37,10 @@ func (s *Server) createDemoPayment(w http.ResponseWriter, r *http.Request) error
 		return fmt.Errorf("the demo payment request: %w", err)
 	}
 	var created payment.Payment
-	_, err := s.Payments.Create(r.Context(), payment.CreateInput{
+	c := s.Demo.Creator // the start page acts as the demo merchant's application
+	ctx := identity.WithPrincipal(r.Context(), identity.Principal{CustomerID: c.CustomerID, ClientID: c.ClientID,
+		UserID: c.UserID, Role: identity.RoleMerchant})
+	_, err := s.Payments.Create(ctx, payment.CreateInput{
 		Creator: s.Demo.Creator, Channel: payment.ChannelHosted, Operation: "POST " + demoPaymentPath,
 		Request: wire.CreateRequest(body),
 	}, func(p payment.Payment) ([]byte, error) { created = p; return nil, nil })

@@ -28,6 +28,7 @@ import (
 	"github.com/bankrail/bankrail/internal/ratelimit"
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
+	"github.com/bankrail/bankrail/internal/sandbox"
 )
 
 // Pinger reports whether the database answers.
@@ -48,7 +49,7 @@ type Deps struct {
 
 	Auth      *auth.Service
 	DB        Pinger
-	Sandbox   *clock.Tenants     // the per-tenant sandbox clocks; nil in production
+	Sandbox   *sandbox.Clocks    // the controls of the per-tenant sandbox clocks; nil in production
 	RateLimit *ratelimit.Limiter // API requests per application; nil: no limit
 
 	Payments      *payment.Service   // Global API payments, banks and short links
@@ -122,10 +123,10 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 
 // route describes how one endpoint is guarded.
 type route struct {
-	public      bool                // no bearer token needed
-	permission  identity.Permission // needed unless public
-	apiVersions []string            // X-Service-Api-Version required, one of these
-	legacy      bool                // legacy error shape and deprecation headers
+	public      bool               // no bearer token needed
+	operation   identity.Operation // what it asks of a service, unless public: its permission is checked first
+	apiVersions []string           // X-Service-Api-Version required, one of these
+	legacy      bool               // legacy error shape and deprecation headers
 }
 
 // routeOption sets one property of a route.
@@ -134,8 +135,11 @@ type routeOption func(*route)
 // public marks a route that needs no token.
 func public(r *route) { r.public = true }
 
-// needs names the permission a route requires.
-func needs(p identity.Permission) routeOption { return func(r *route) { r.permission = p } }
+// needs names the operation a route asks of a service. The permission comes
+// from the operation's one definition (identity.Operation.Needs) and is
+// checked again by the service: the route checks it first only so that a
+// caller without it gets 403 before any other answer, as it always has.
+func needs(op identity.Operation) routeOption { return func(r *route) { r.operation = op } }
 
 // versioned marks a route that requires X-Service-Api-Version: 1.
 func versioned(r *route) { r.apiVersions = []string{"1"} }
@@ -154,8 +158,8 @@ func (s *Server) handle(pattern string, h handlerFunc, opts ...routeOption) {
 	for _, o := range opts {
 		o(&rt)
 	}
-	if !rt.public && rt.permission == "" {
-		panic("route " + pattern + " must be public or name a permission") // a programming error caught at start
+	if !rt.public && rt.operation.Needs() == "" {
+		panic("route " + pattern + " must be public or name a known operation") // a programming error caught at start
 	}
 	s.mount(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rt.legacy {

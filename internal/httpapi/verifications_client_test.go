@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -35,7 +34,7 @@ import (
 func TestDecisionPerformerFromTheToken(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
-		ctx := context.Background()
+		ctx := adminContext()
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
 		st, err := store.Open(ctx, store.Options{DatabaseURL: db.DatabaseURL, SQLitePath: db.SQLitePath}, log)
 		if err != nil {

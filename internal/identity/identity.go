@@ -59,6 +59,12 @@ type Store interface {
 	UpdateApplication(ctx context.Context, a Application) error
 	GetApplicationByClientID(ctx context.Context, clientID string) (Application, error)
 	GetApplication(ctx context.Context, id string) (Application, error)
+	// ApplicationsBelow lists the applications of ancestor and of the
+	// customers below it, oldest first.
+	ApplicationsBelow(ctx context.Context, ancestor string) ([]Application, error)
+	// SetNotificationURL points application id at url (vetted by the
+	// caller), audited as a change of the application.
+	SetNotificationURL(ctx context.Context, id, url string) error
 
 	CreateUser(ctx context.Context, u User) error
 	UpdateUser(ctx context.Context, u User) error

@@ -139,6 +139,9 @@ func (s *Service) Receive(ctx context.Context, clientID string, h http.Header, b
 
 // List returns one page of the viewer's inbox entries, newest first.
 func (s *Service) List(ctx context.Context, viewer string, page, limit int) (Page, error) {
+	if _, err := identity.Authorize(ctx, identity.NotifyRead); err != nil {
+		return Page{}, err
+	}
 	if page == 0 {
 		page = 1
 	}

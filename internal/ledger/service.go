@@ -11,6 +11,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/paging"
 )
@@ -124,6 +125,9 @@ func GenerateIBAN(accountID, currency string) string {
 
 // Account reads an account that viewerCustomerID may see.
 func (s *Service) Account(ctx context.Context, viewerCustomerID, id string) (Account, error) {
+	if _, err := identity.Authorize(ctx, identity.AccountRead); err != nil {
+		return Account{}, err
+	}
 	if err := checkID("account", id); err != nil {
 		return Account{}, err
 	}
@@ -132,12 +136,18 @@ func (s *Service) Account(ctx context.Context, viewerCustomerID, id string) (Acc
 
 // ListAccounts returns one page of the accounts viewerCustomerID may see.
 func (s *Service) ListAccounts(ctx context.Context, viewerCustomerID string, f AccountFilter) (paging.Page[Account], error) {
+	if _, err := identity.Authorize(ctx, identity.AccountRead); err != nil {
+		return paging.Page[Account]{}, err
+	}
 	f.Page, f.Limit = pageOf(f.Page, f.Limit)
 	return s.repo.ListAccounts(ctx, viewerCustomerID, f)
 }
 
 // Transaction reads a transaction of an account viewerCustomerID may see.
 func (s *Service) Transaction(ctx context.Context, viewerCustomerID, id string) (Transaction, error) {
+	if _, err := identity.Authorize(ctx, identity.AccountRead); err != nil {
+		return Transaction{}, err
+	}
 	if err := checkID("transaction", id); err != nil {
 		return Transaction{}, err
 	}
@@ -146,6 +156,9 @@ func (s *Service) Transaction(ctx context.Context, viewerCustomerID, id string) 
 
 // ListTransactions returns one page of an account's transactions.
 func (s *Service) ListTransactions(ctx context.Context, viewerCustomerID, accountID string, f TxFilter) (paging.Page[Transaction], error) {
+	if _, err := identity.Authorize(ctx, identity.AccountRead); err != nil {
+		return paging.Page[Transaction]{}, err
+	}
 	if err := checkID("account", accountID); err != nil {
 		return paging.Page[Transaction]{}, err
 	}
@@ -177,4 +190,21 @@ func pageOf(page, limit int) (int, int) {
 		limit = DefaultPageLimit
 	}
 	return page, limit
+}
+
+// Entries returns every entry that posts to account id, which
+// viewerCustomerID must be able to see (else RESOURCE_NOT_FOUND), oldest
+// first: what its balance is the sum of (the console's balance over time).
+func (s *Service) Entries(ctx context.Context, viewerCustomerID, id string) ([]Entry, error) {
+	if _, err := identity.Authorize(ctx, identity.AccountRead); err != nil {
+		return nil, err
+	}
+	if err := checkID("account", id); err != nil {
+		return nil, err
+	}
+	a, err := s.repo.Account(ctx, viewerCustomerID, strings.ToLower(id))
+	if err != nil {
+		return nil, err
+	}
+	return s.repo.Entries(ctx, a.ID)
 }

@@ -3,6 +3,7 @@ package legacy
 import (
 	"context"
 
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/payment"
 )
 
@@ -21,6 +22,9 @@ func NewService(payments *payment.Service) *Service { return &Service{payments: 
 // are reported with src's field names: the mapping's own and the Global
 // validator's together.
 func (s *Service) Create(ctx context.Context, in payment.CreateInput, src Source, render payment.Renderer) (payment.Response, error) {
+	if _, err := identity.Authorize(ctx, identity.PaymentCreate); err != nil {
+		return payment.Response{}, err
+	}
 	req, m, err := Map(src)
 	if err != nil {
 		return payment.Response{}, err

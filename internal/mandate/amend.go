@@ -8,6 +8,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ids"
 )
 
@@ -18,6 +19,9 @@ import (
 // (CheckAmendment, 422). The amendment, its event and its notification are
 // written in one unit of work, with the mandate locked.
 func (s *Service) Amend(ctx context.Context, viewerCustomerID, mandateID string, in AmendInput) (Amendment, error) {
+	if _, err := identity.Authorize(ctx, identity.MandateChange); err != nil {
+		return Amendment{}, err
+	}
 	m, err := s.Get(ctx, viewerCustomerID, mandateID)
 	if err != nil {
 		return Amendment{}, err
@@ -67,6 +71,9 @@ func (s *Service) Amend(ctx context.Context, viewerCustomerID, mandateID string,
 // below it); a recalled one is RESOURCE_NOT_FOUND. An overdue one is
 // abandoned first.
 func (s *Service) GetAmendment(ctx context.Context, viewerCustomerID, id string) (Amendment, error) {
+	if _, err := identity.Authorize(ctx, identity.MandateRead); err != nil {
+		return Amendment{}, err
+	}
 	if err := checkID("amendment", id); err != nil {
 		return Amendment{}, err
 	}
@@ -81,6 +88,9 @@ func (s *Service) GetAmendment(ctx context.Context, viewerCustomerID, id string)
 // RECALLED and reads as 404 from then on. An amendment already answered is
 // 409 RESOURCE_NOT_MODIFIABLE.
 func (s *Service) Recall(ctx context.Context, viewerCustomerID, id string) (Amendment, error) {
+	if _, err := identity.Authorize(ctx, identity.MandateChange); err != nil {
+		return Amendment{}, err
+	}
 	a, err := s.GetAmendment(ctx, viewerCustomerID, id)
 	if err != nil {
 		return Amendment{}, err
@@ -91,6 +101,9 @@ func (s *Service) Recall(ctx context.Context, viewerCustomerID, id string) (Amen
 // Answer plays the payer's answer to an amendment of viewerCustomerID
 // (sandbox: POST /sandbox/amendments/{id}/approve or /decline).
 func (s *Service) Answer(ctx context.Context, viewerCustomerID, id string, approve bool) (Amendment, error) {
+	if _, err := identity.Authorize(ctx, identity.SandboxAct); err != nil {
+		return Amendment{}, err
+	}
 	a, err := s.GetAmendment(ctx, viewerCustomerID, id)
 	if err != nil {
 		return Amendment{}, err

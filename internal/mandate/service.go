@@ -11,6 +11,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/paging"
 )
@@ -30,6 +31,7 @@ type Service struct {
 	inTx       Transactor
 	clock      clock.Clock
 	cfg        Config
+	lister     AmendmentLister // nil: AmendmentsOf lists none
 }
 
 // NewService returns a mandate service.
@@ -48,6 +50,9 @@ type Creator struct {
 // Create makes a REQUESTED mandate (sandbox: POST /mandates) that the payer
 // authorises at the mock bank (AuthorisationURL) or through the sandbox.
 func (s *Service) Create(ctx context.Context, c Creator, in CreateInput) (Mandate, error) {
+	if _, err := identity.Authorize(ctx, identity.MandateCreate); err != nil {
+		return Mandate{}, err
+	}
 	now, err := clock.UnitTime(ctx, s.clock, c.CustomerID)
 	if err != nil {
 		return Mandate{}, err
@@ -78,6 +83,9 @@ func (s *Service) ApprovalURL(a Amendment) string {
 // Get reads a mandate of viewerCustomerID (or below it), expired first
 // when its validity has passed.
 func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Mandate, error) {
+	if _, err := identity.Authorize(ctx, identity.MandateRead); err != nil {
+		return Mandate{}, err
+	}
 	if err := checkID("mandate", id); err != nil {
 		return Mandate{}, err
 	}
@@ -91,6 +99,9 @@ func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Mandate
 // List returns one page of the mandates visible to viewerCustomerID with
 // the total.
 func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilter) (paging.Page[Mandate], error) {
+	if _, err := identity.Authorize(ctx, identity.MandateRead); err != nil {
+		return paging.Page[Mandate]{}, err
+	}
 	page, err := s.mandates.List(ctx, viewerCustomerID, f)
 	if err != nil {
 		return page, err
@@ -105,16 +116,25 @@ func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilte
 
 // Suspend pauses an ACTIVE mandate.
 func (s *Service) Suspend(ctx context.Context, viewerCustomerID, id string) (Mandate, error) {
+	if _, err := identity.Authorize(ctx, identity.MandateChange); err != nil {
+		return Mandate{}, err
+	}
 	return s.merchantMove(ctx, viewerCustomerID, id, Suspend)
 }
 
 // Resume makes a SUSPENDED mandate ACTIVE again.
 func (s *Service) Resume(ctx context.Context, viewerCustomerID, id string) (Mandate, error) {
+	if _, err := identity.Authorize(ctx, identity.MandateChange); err != nil {
+		return Mandate{}, err
+	}
 	return s.merchantMove(ctx, viewerCustomerID, id, Resume)
 }
 
 // Cancel ends a mandate that has not ended.
 func (s *Service) Cancel(ctx context.Context, viewerCustomerID, id string) (Mandate, error) {
+	if _, err := identity.Authorize(ctx, identity.MandateChange); err != nil {
+		return Mandate{}, err
+	}
 	return s.merchantMove(ctx, viewerCustomerID, id, Cancel)
 }
 
@@ -150,6 +170,9 @@ func (o Outcome) move() (Move, bool) {
 // Authorise plays the payer's answer to a mandate of viewerCustomerID
 // (sandbox: POST /sandbox/mandates/{id}/authorise).
 func (s *Service) Authorise(ctx context.Context, viewerCustomerID, id string, o Outcome) (Mandate, error) {
+	if _, err := identity.Authorize(ctx, identity.SandboxAct); err != nil {
+		return Mandate{}, err
+	}
 	mv, ok := o.move()
 	if !ok {
 		var v errs.Validation

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 // MaxOverlap bounds a secret rotation's overlap.
@@ -28,12 +29,18 @@ func NewSettings(store ChaosStore, clk clock.Clock) *Settings {
 // Chaos returns the chaos settings and rotation of the application of
 // clientID.
 func (s *Settings) Chaos(ctx context.Context, clientID string) (Chaos, Rotation, error) {
+	if _, err := identity.Authorize(ctx, identity.AppRead); err != nil {
+		return Chaos{}, Rotation{}, err
+	}
 	return s.store.NotificationChaos(ctx, clientID)
 }
 
 // SetChaos validates and replaces the chaos settings of the application of
 // clientID.
 func (s *Settings) SetChaos(ctx context.Context, clientID string, c Chaos) (Chaos, Rotation, error) {
+	if _, err := identity.Authorize(ctx, identity.SandboxAct); err != nil {
+		return Chaos{}, Rotation{}, err
+	}
 	if err := c.Validate(); err != nil {
 		return Chaos{}, Rotation{}, err
 	}
@@ -49,6 +56,9 @@ func (s *Settings) SetChaos(ctx context.Context, clientID string, c Chaos) (Chao
 // secret it replaces keeps signing too: X-Service-Signed with it and
 // X-Service-Signed-Next with the new one; then only the new one signs.
 func (s *Settings) RotateSecret(ctx context.Context, customerID, clientID string, overlap time.Duration) (Rotation, error) {
+	if _, err := identity.Authorize(ctx, identity.AppChange); err != nil {
+		return Rotation{}, err
+	}
 	var v errs.Validation
 	switch {
 	case overlap < 0:

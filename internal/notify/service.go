@@ -6,6 +6,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 // Store reads and changes stored notifications. viewer is the customer
@@ -50,6 +51,9 @@ func NewService(store Store, tester Tester, clk clock.Clock) *Service {
 
 // List returns the viewer's notifications, newest first.
 func (s *Service) List(ctx context.Context, viewer string, f Filter) (Page, error) {
+	if _, err := identity.Authorize(ctx, identity.NotifyRead); err != nil {
+		return Page{}, err
+	}
 	if f.Page == 0 {
 		f.Page = 1
 	}
@@ -66,11 +70,17 @@ func (s *Service) List(ctx context.Context, viewer string, f Filter) (Page, erro
 
 // Get returns one notification with its attempts.
 func (s *Service) Get(ctx context.Context, viewer, id string) (Notification, []Attempt, error) {
+	if _, err := identity.Authorize(ctx, identity.NotifyRead); err != nil {
+		return Notification{}, nil, err
+	}
 	return s.store.GetNotification(ctx, viewer, id)
 }
 
 // Redeliver queues the notification again now.
 func (s *Service) Redeliver(ctx context.Context, viewer, id string) (Notification, error) {
+	if _, err := identity.Authorize(ctx, identity.NotifySend); err != nil {
+		return Notification{}, err
+	}
 	now, err := clock.UnitTime(ctx, s.clock, viewer) // the viewer's tenant is the notification's
 	if err != nil {
 		return Notification{}, err
@@ -80,6 +90,9 @@ func (s *Service) Redeliver(ctx context.Context, viewer, id string) (Notificatio
 
 // Test sends a test notification to the application of clientID.
 func (s *Service) Test(ctx context.Context, customerID, clientID string) (Notification, []Attempt, error) {
+	if _, err := identity.Authorize(ctx, identity.NotifySend); err != nil {
+		return Notification{}, nil, err
+	}
 	return s.tester.SendTest(ctx, customerID, clientID)
 }
 
@@ -89,6 +102,9 @@ func (s *Service) Test(ctx context.Context, customerID, clientID string) (Notifi
 // out now; if the receiver still fails, PauseAfter more failures pause it
 // again. It reports whether the application was paused.
 func (s *Service) Resume(ctx context.Context, clientID string) (bool, error) {
+	if _, err := identity.Authorize(ctx, identity.NotifySend); err != nil {
+		return false, err
+	}
 	// basetime: the held notifications are due at once, and the base time is due on every tenant's clock
 	return s.store.ResumeNotifications(ctx, clientID, clock.Base(s.clock))
 }

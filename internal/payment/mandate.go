@@ -8,6 +8,7 @@ import (
 	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/iso"
 )
 
@@ -85,6 +86,9 @@ func mandateOutcomeAllowed(o Outcome) bool {
 // scenario, COMPLETED by default: the sandbox's bank takes it), their
 // notifications and the funds on the merchant's Connect account.
 func (s *Service) CreateForMandate(ctx context.Context, in CreateInput, render Renderer) (Response, error) {
+	if _, err := identity.Authorize(ctx, identity.PaymentCreate); err != nil {
+		return Response{}, err
+	}
 	if in.Channel != ChannelAPI {
 		return Response{}, errs.E(errs.InvalidHeader, "A payment against a mandate goes straight to the bank: send X-Service-Initiation-Channel: api, not %s.", in.Channel)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/timedmove"
 )
 
@@ -24,6 +25,9 @@ func (s *Service) Lifecycle() *Lifecycle { return s.life }
 // /sandbox/payments/{id}/authorise). holder, when not empty, is the account
 // holder name the bank reports.
 func (s *Service) Authorise(ctx context.Context, viewerCustomerID, id string, o Outcome, holder string) (Payment, error) {
+	if _, err := identity.Authorize(ctx, identity.SandboxAct); err != nil {
+		return Payment{}, err
+	}
 	if err := checkHolderName("accountHolderName", holder); err != nil {
 		return Payment{}, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/ledger"
@@ -46,6 +47,9 @@ var payinStatuses = []Status{StatusCompleted, StatusNotReceived, StatusBankRedir
 // IBAN (internal/alias) stands for its account; an inactive alias's funds
 // bounce (see bounceBack).
 func (s *Service) Payin(ctx context.Context, in PayinInput) (PayinOutcome, error) {
+	if _, err := identity.Authorize(ctx, identity.SandboxAct); err != nil {
+		return PayinOutcome{}, err
+	}
 	in.BeneficiaryIBAN, in.SenderIBAN = iso.NormalizeIBAN(in.BeneficiaryIBAN), iso.NormalizeIBAN(in.SenderIBAN)
 	in.Currency = strings.ToUpper(strings.TrimSpace(in.Currency))
 	if err := checkPayin(in, Limits{MaxMajor: s.cfg.MaxMajor}); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/namematch"
 )
@@ -41,6 +42,7 @@ type Service struct {
 	life     *Lifecycle
 	connect  ConnectAccounts // nil: no payment is expected on a Connect account
 	mandates Mandates        // nil: no payment is taken against a mandate (mandate.go)
+	stats    Stats           // nil: PerDay counts none
 }
 
 // NewService returns a payment service: payments for reads and
@@ -87,6 +89,9 @@ type Renderer func(Payment) ([]byte, error)
 // same request gets the stored answer (Replayed), a different request or a
 // still-running one gets IDEMPOTENCY_CONFLICT.
 func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (Response, error) {
+	if _, err := identity.Authorize(ctx, identity.PaymentCreate); err != nil {
+		return Response{}, err
+	}
 	connectID, err := s.expect(ctx, in.Creator.CustomerID, &in.Request)
 	if err != nil {
 		return Response{}, err
@@ -268,6 +273,9 @@ func (s *Service) ResolveShortLink(ctx context.Context, code string) (string, er
 // Get reads a payment that viewerCustomerID (or a customer above its owner)
 // may see; any other is RESOURCE_NOT_FOUND.
 func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Payment, error) {
+	if _, err := identity.Authorize(ctx, identity.PaymentRead); err != nil {
+		return Payment{}, err
+	}
 	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
 		return Payment{}, errs.E(errs.MalformedPathParam, "The payment id %q is not a uuid.", id)
 	}
@@ -278,6 +286,9 @@ func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Payment
 // GetView: not for changes), with the whole refund rule applied
 // (RefundabilityAt) from the same read.
 func (s *Service) GetDetails(ctx context.Context, viewerCustomerID, id string) (ListItem, error) {
+	if _, err := identity.Authorize(ctx, identity.PaymentRead); err != nil {
+		return ListItem{}, err
+	}
 	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
 		return ListItem{}, errs.E(errs.MalformedPathParam, "The payment id %q is not a uuid.", id)
 	}
@@ -292,6 +303,9 @@ func (s *Service) GetDetails(ctx context.Context, viewerCustomerID, id string) (
 // List returns one page of payments visible to viewerCustomerID and the
 // total number of matches.
 func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Payment, int, error) {
+	if _, err := identity.Authorize(ctx, identity.PaymentRead); err != nil {
+		return nil, 0, err
+	}
 	page, err := s.ListPage(ctx, viewerCustomerID, f)
 	if err != nil {
 		return nil, 0, err
@@ -307,6 +321,9 @@ func (s *Service) List(ctx context.Context, viewerCustomerID string, f ListFilte
 // with the whole refund rule applied (RefundabilityAt, as a read of the
 // payment applies it), the total and the position after the page.
 func (s *Service) ListPage(ctx context.Context, viewerCustomerID string, f ListFilter) (Page, error) {
+	if _, err := identity.Authorize(ctx, identity.PaymentRead); err != nil {
+		return Page{}, err
+	}
 	if f.Page < 1 {
 		f.Page = 1
 	}
@@ -365,6 +382,9 @@ type NameMatch struct {
 // NameMatchScore compares the payer's name on the payment with the account
 // holder name the bank reported. It is CONFLICT while either is unknown.
 func (s *Service) NameMatchScore(ctx context.Context, viewerCustomerID, id string, allowInitials bool) (NameMatch, error) {
+	if _, err := identity.Authorize(ctx, identity.PaymentRead); err != nil {
+		return NameMatch{}, err
+	}
 	p, err := s.Get(ctx, viewerCustomerID, id)
 	if err != nil {
 		return NameMatch{}, err

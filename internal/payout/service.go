@@ -12,6 +12,7 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
@@ -46,6 +47,9 @@ type Response = idempotency.Response
 // one unit of work with the ledger postings and the notifications. render
 // gives the body of the CREATED payout.
 func (s *Service) Create(ctx context.Context, in Input, render func(Payout) ([]byte, error)) (Response, error) {
+	if _, err := identity.Authorize(ctx, identity.PayoutCreate); err != nil {
+		return Response{}, err
+	}
 	if err := in.validate(); err != nil {
 		return Response{}, err
 	}
@@ -201,6 +205,9 @@ func (s *Service) settle(ctx context.Context, r Repos, p Payout, from, to Status
 // it is REJECTED and its hold released. A second decision, or one on a
 // MATCH or an expired verification, is RESOURCE_NOT_MODIFIABLE.
 func (s *Service) Decide(ctx context.Context, viewerCustomerID, id string, approve bool, performer Performer) (Verification, error) {
+	if _, err := identity.Authorize(ctx, identity.PayoutVerify); err != nil {
+		return Verification{}, err
+	}
 	if !ids.IsUUID(id) {
 		return Verification{}, errs.E(errs.MalformedPathParam, "The account holder verification id %q is not a uuid.", id)
 	}
@@ -281,6 +288,9 @@ func (s *Service) RunExpiry(ctx context.Context) (int, error) {
 // Get reads a payout viewerCustomerID may see (a SETTLEMENT payout with
 // the payments it settled).
 func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Payout, error) {
+	if _, err := identity.Authorize(ctx, identity.PayoutRead); err != nil {
+		return Payout{}, err
+	}
 	if !ids.IsUUID(id) {
 		return Payout{}, errs.E(errs.MalformedPathParam, "The payout id %q is not a uuid.", id)
 	}
@@ -298,6 +308,9 @@ func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Payout,
 // List returns one page of the payouts viewerCustomerID may see and the
 // total; SETTLEMENT payouts with the payments they settled.
 func (s *Service) List(ctx context.Context, viewerCustomerID string, f Filter) (paging.Page[Payout], error) {
+	if _, err := identity.Authorize(ctx, identity.PayoutRead); err != nil {
+		return paging.Page[Payout]{}, err
+	}
 	page, err := s.payouts.List(ctx, viewerCustomerID, f)
 	if err != nil {
 		return paging.Page[Payout]{}, err
@@ -310,6 +323,9 @@ func (s *Service) List(ctx context.Context, viewerCustomerID string, f Filter) (
 
 // Verification reads an account holder verification viewerCustomerID may see.
 func (s *Service) Verification(ctx context.Context, viewerCustomerID, id string) (Verification, error) {
+	if _, err := identity.Authorize(ctx, identity.PayoutRead); err != nil {
+		return Verification{}, err
+	}
 	if !ids.IsUUID(id) {
 		return Verification{}, errs.E(errs.MalformedPathParam, "The account holder verification id %q is not a uuid.", id)
 	}
@@ -319,6 +335,9 @@ func (s *Service) Verification(ctx context.Context, viewerCustomerID, id string)
 // VerificationsOf lists the verifications of payout transactionID that
 // viewerCustomerID may see.
 func (s *Service) VerificationsOf(ctx context.Context, viewerCustomerID, transactionID string) ([]Verification, error) {
+	if _, err := identity.Authorize(ctx, identity.PayoutRead); err != nil {
+		return nil, err
+	}
 	return s.payouts.VerificationsOf(ctx, viewerCustomerID, strings.ToLower(transactionID))
 }
 

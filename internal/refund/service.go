@@ -12,6 +12,7 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
@@ -89,6 +90,9 @@ type Response = idempotency.Response
 // (payment.RefundabilityAt); an amount above what is left or above the
 // account's available balance is VALIDATION_FAILURE TOO_HIGH on amount.
 func (s *Service) Request(ctx context.Context, in Input, render func(Refund) ([]byte, error)) (Response, error) {
+	if _, err := identity.Authorize(ctx, identity.RefundRequest); err != nil {
+		return Response{}, err
+	}
 	if _, err := uuid.Parse(in.PaymentID); err != nil || len(in.PaymentID) != 36 {
 		return Response{}, errs.E(errs.MalformedPathParam, "The payment id %q is not a uuid.", in.PaymentID)
 	}
@@ -239,6 +243,9 @@ func Notification(f Refund) (notify.Message, error) {
 
 // Get reads a refund that viewerCustomerID may see.
 func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Refund, error) {
+	if _, err := identity.Authorize(ctx, identity.RefundRead); err != nil {
+		return Refund{}, err
+	}
 	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
 		return Refund{}, errs.E(errs.MalformedPathParam, "The refund id %q is not a uuid.", id)
 	}
@@ -247,6 +254,9 @@ func (s *Service) Get(ctx context.Context, viewerCustomerID, id string) (Refund,
 
 // OfPayment lists the refunds of a payment viewerCustomerID may see.
 func (s *Service) OfPayment(ctx context.Context, viewerCustomerID, paymentID string) ([]Refund, error) {
+	if _, err := identity.Authorize(ctx, identity.RefundRead); err != nil {
+		return nil, err
+	}
 	if _, err := uuid.Parse(paymentID); err != nil || len(paymentID) != 36 {
 		return nil, errs.E(errs.MalformedPathParam, "The payment id %q is not a uuid.", paymentID)
 	}
@@ -260,6 +270,9 @@ func (s *Service) OfPayment(ctx context.Context, viewerCustomerID, paymentID str
 // Refundability is the refund rule applied to p now: what is left of it
 // and what its Connect account holds (the details record's refund fields).
 func (s *Service) Refundability(ctx context.Context, p payment.Payment) (payment.Refundability, error) {
+	if _, err := identity.Authorize(ctx, identity.RefundRead); err != nil {
+		return payment.Refundability{}, err
+	}
 	refunded, acct, err := s.standing(ctx, s.refunds, p)
 	if err != nil {
 		return payment.Refundability{}, err

@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 )
 
 // fileWriter turns CSV records into the stored chunks of one attempt:
@@ -163,6 +164,9 @@ func (c *chunkWriter) wait() error {
 // decompressed as it is read, one stored chunk at a time. Before
 // REPORT_AVAILABLE it is CONFLICT.
 func (s *Service) Open(ctx context.Context, viewer, id string) (Report, io.ReadCloser, error) {
+	if _, err := identity.Authorize(ctx, identity.ReportRead); err != nil {
+		return Report{}, nil, err
+	}
 	r, err := s.Get(ctx, viewer, id)
 	if err != nil {
 		return Report{}, nil, err

@@ -11,6 +11,7 @@ import (
 	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/job"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/paging"
@@ -72,6 +73,9 @@ func NewService(d Deps) *Service {
 // false and nothing matches, and otherwise stores the report as
 // REPORT_REQUESTED with the job that generates it, in one transaction.
 func (s *Service) Create(ctx context.Context, in Input) (Report, error) {
+	if _, err := identity.Authorize(ctx, identity.ReportCreate); err != nil {
+		return Report{}, err
+	}
 	src, ok := s.sources[in.Type]
 	if !ok {
 		return Report{}, fmt.Errorf("report type %q has no source", in.Type)
@@ -133,6 +137,9 @@ func (s *Service) Create(ctx context.Context, in Input) (Report, error) {
 
 // Get returns a report the viewer may see.
 func (s *Service) Get(ctx context.Context, viewer, id string) (Report, error) {
+	if _, err := identity.Authorize(ctx, identity.ReportRead); err != nil {
+		return Report{}, err
+	}
 	if !IsUUID(id) {
 		return Report{}, errs.E(errs.MalformedPathParam, "Report id %q is not a uuid.", id)
 	}
@@ -142,6 +149,9 @@ func (s *Service) Get(ctx context.Context, viewer, id string) (Report, error) {
 // List returns a page of the reports viewer may see, newest first. A
 // customerId outside the viewer's hierarchy lists nothing.
 func (s *Service) List(ctx context.Context, viewer string, f ListFilter) (paging.Page[Report], error) {
+	if _, err := identity.Authorize(ctx, identity.ReportRead); err != nil {
+		return paging.Page[Report]{}, err
+	}
 	if f.Page < 1 {
 		f.Page = 1
 	}

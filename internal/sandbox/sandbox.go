@@ -20,6 +20,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ledger"
 )
 
@@ -110,6 +111,9 @@ func (s *Service) EnsureBaseline(ctx context.Context) (bool, error) {
 
 // Snapshot writes the whole sandbox state to w.
 func (s *Service) Snapshot(ctx context.Context, w io.Writer) error {
+	if _, err := identity.Authorize(ctx, identity.SandboxWhole); err != nil {
+		return err
+	}
 	if err := s.denied(); err != nil {
 		return err
 	}
@@ -138,6 +142,9 @@ func (s *Service) Check() error { return s.denied() }
 // is a file whose books do not balance (ledger.Verify, run on the restored
 // tables before they commit): the restore is rolled back.
 func (s *Service) Restore(ctx context.Context, r io.Reader) (State, error) {
+	if _, err := identity.Authorize(ctx, identity.SandboxWhole); err != nil {
+		return State{}, err
+	}
 	if err := s.denied(); err != nil {
 		return State{}, err
 	}
@@ -163,6 +170,9 @@ func (s *Service) Restore(ctx context.Context, r io.Reader) (State, error) {
 // back to the wall clock. A baseline whose books do not balance is
 // refused as a snapshot is (Restore), and nothing changes.
 func (s *Service) Reset(ctx context.Context) (State, error) {
+	if _, err := identity.Authorize(ctx, identity.SandboxWhole); err != nil {
+		return State{}, err
+	}
 	if err := s.denied(); err != nil {
 		return State{}, err
 	}

@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
@@ -27,7 +26,7 @@ func TestMandateConcurrency(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
-		ctx := context.Background()
+		ctx := adminContext()
 		shop := identity.Customer{ID: "71000000-0000-4000-8000-000000000002", Name: "Shop", CreatedAt: t0}
 		if err := s.CreateCustomer(ctx, shop); err != nil {
 			t.Fatal(err)

@@ -80,7 +80,7 @@ func TestReportGenerationHeartbeat(t *testing.T) {
 		const n = 500
 		s, _, clk := reportFixture(t, db, n, nil)
 		wall := clock.NewFake(t0) // leases are wall time
-		ctx := context.Background()
+		ctx := adminContext()
 		svcOf := func(gate func(context.Context) error) *report.Service {
 			return report.NewService(report.Deps{Reports: s.Reports(), InTx: store.Transactor[report.Repos](s),
 				Data: gatedData{Data: s.ReportData(), gate: gate}, Hierarchy: s, Banks: bank.Default(),

@@ -32,7 +32,7 @@ func (allAccounts) Visible(context.Context, string, string) (bool, error) { retu
 func reportFixture(t *testing.T, db dbtest.DB, n int, accounts report.Accounts) (*store.Store, *report.Service, *clock.Fake) {
 	t.Helper()
 	s := open(t, db)
-	ctx := context.Background()
+	ctx := adminContext()
 	if err := s.CreateCustomer(ctx, identity.Customer{ID: reportCustomer, Name: "Reports", CreatedAt: t0}); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func reportFixture(t *testing.T, db dbtest.DB, n int, accounts report.Accounts) 
 // readReport downloads a report through the service and parses it.
 func readReport(t *testing.T, svc *report.Service, id string) [][]string {
 	t.Helper()
-	_, f, err := svc.Open(context.Background(), reportCustomer, id)
+	_, f, err := svc.Open(adminContext(), reportCustomer, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestReportGenerationSurvivesACrash(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
 		const n = 3000
 		s, svc, _ := reportFixture(t, db, n, nil)
-		ctx := context.Background()
+		ctx := adminContext()
 		in := report.Input{Type: report.AuditLog, ViewerID: reportCustomer, ClientID: "reports-client",
 			StartDate: strp(t0.Format(time.RFC3339)), EndDate: strp(t0.Add(time.Hour).Format(time.RFC3339))}
 		r, err := svc.Create(ctx, in)
@@ -150,7 +150,7 @@ func TestReportGenerationGivesUp(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
 		s, svc, _ := reportFixture(t, db, 1, nil)
-		ctx := context.Background()
+		ctx := adminContext()
 		if err := svc.Generate(ctx, report.GenerateArgs{ReportID: "00000000-0000-4000-8000-00000000ffff"}); err == nil {
 			t.Fatal("a missing report generated")
 		}
@@ -181,7 +181,7 @@ func TestConnectReportRules(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
 		_, svc, _ := reportFixture(t, db, 1, allAccounts{})
-		ctx := context.Background()
+		ctx := adminContext()
 		bad := []string{"PAYMENT", "FEE"}
 		filter := "bookedAt"
 		_, err := svc.Create(ctx, report.Input{Type: report.Connect, ViewerID: reportCustomer, BankAccountID: "00000000-0000-4000-8000-00000000acc1",
