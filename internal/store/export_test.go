@@ -101,3 +101,10 @@ func (s *Store) GroupPasses() (together, withSavepoints int64) {
 // Translate is the store's translation of a driver error (for tests of an
 // error that only a statement outside the store's methods can provoke).
 func Translate(err error, what string) error { return translate(err, what) }
+
+// Exec runs a statement inside the unit of work (for tests of how a
+// failing or cancelled statement affects a group).
+func (t *Tx) Exec(ctx context.Context, query string, args ...any) error {
+	_, err := t.tx.ExecContext(ctx, query, args...)
+	return err
+}
