@@ -108,3 +108,12 @@ func (t *Tx) Exec(ctx context.Context, query string, args ...any) error {
 	_, err := t.tx.ExecContext(ctx, query, args...)
 	return err
 }
+
+// RunsOfEachUnit is how often the work of a unit that commits at once
+// runs: 2 in the test mode of RunUnitsTwiceEnv, else 1.
+func (s *Store) RunsOfEachUnit() int32 {
+	if s.runTwice {
+		return 2
+	}
+	return 1
+}
