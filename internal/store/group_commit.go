@@ -41,7 +41,10 @@ import (
 // get the error (commitUnits); the refused ones, which wrote nothing, run
 // again alone. A unit's work may therefore run more than once; only the
 // run that commits counts (what it asked to run once committed, onCommit,
-// runs once, after that commit).
+// runs once, after that commit; store.RunUnitsTwiceEnv tests it). After
+// a unit lost to another transaction, groups run one at a time for a
+// while (contendedGroups: two groups at once can deadlock where their
+// units alone could not), and a unit run alone that loses is tried again.
 
 // unit is one unit of work waiting for, or in, a group.
 type unit struct {
@@ -79,6 +82,9 @@ type groupCommit struct {
 	// careful counts the groups still to run with savepoints from the
 	// start, after a unit failed in a group run without them.
 	careful atomic.Int32
+	// contended counts the groups still to run one at a time (PostgreSQL),
+	// after a unit lost to another transaction (contendedGroups).
+	contended atomic.Int32
 	// together and withSavepoints count the passes of each kind (tests).
 	together, withSavepoints atomic.Int64
 	// observer is told about each committed transaction (commit_observer.go).
@@ -95,6 +101,19 @@ const (
 	// carefulGroups is how many groups run with savepoints from the start
 	// after a unit failed in a group run without them.
 	carefulGroups = 32
+	// contendedGroups is how many groups run one at a time after a unit
+	// lost to another transaction. Two groups that run at once each hold
+	// the rows of all their units until they commit, in the order of their
+	// units, not of the rows: they can deadlock where the units alone,
+	// each locking its rows in order (the ledger's accounts by id), could
+	// not. One group at a time cannot deadlock with another of this
+	// instance; under such contention the units queue on the same rows
+	// anyway, and the one group is larger.
+	contendedGroups = 64
+	// aloneAttempts is how often a unit run alone is tried while it loses
+	// to another transaction (a group of another instance, or one still
+	// running here when the groups went one at a time).
+	aloneAttempts = 3
 )
 
 // grouped queues u and returns its outcome. With a worker slot free, the
@@ -102,7 +121,7 @@ const (
 // unit is done, then leaves what is still queued to a new worker.
 func (s *Store) grouped(u *unit) error {
 	g := &s.group
-	limit := s.groupWorkers()
+	limit := g.limit(s)
 	g.mu.Lock()
 	g.queue = append(g.queue, u)
 	work := g.workers < limit
@@ -125,12 +144,23 @@ func (s *Store) groupWorkers() int {
 	return 1
 }
 
+// limit is how many groups may run at once now: one while groups lose to
+// other transactions (contended), else groupWorkers.
+func (g *groupCommit) limit(s *Store) int {
+	if g.contended.Load() > 0 {
+		return 1
+	}
+	return s.groupWorkers()
+}
+
 // work runs groups while units are queued; with own set, only until own is
-// done (the slot then goes to a new goroutine if units wait).
+// done (the slot then goes to a new goroutine if units wait). A worker
+// beyond the limit stops before its next group (the others take the
+// queue).
 func (g *groupCommit) work(s *Store, own *unit) {
 	for {
 		g.mu.Lock()
-		if len(g.queue) == 0 {
+		if len(g.queue) == 0 || g.workers > g.limit(s) {
 			g.workers--
 			g.mu.Unlock()
 			return
@@ -151,6 +181,9 @@ func (g *groupCommit) work(s *Store, own *unit) {
 
 // commitGroup runs batch in one transaction and answers every unit.
 func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
+	if g.contended.Load() > 0 {
+		g.contended.Add(-1)
+	}
 	if len(batch) == 1 { // no savepoint needed
 		g.runAlone(s, batch[0])
 		return
@@ -187,6 +220,9 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 		if err := u.work(tx); err != nil {
 			s.afterCommit.Delete(tx)
 			_ = tx.Rollback()
+			if lostToAnother(err) {
+				g.contended.Store(contendedGroups)
+			}
 			return append(ran, batch[i:]...)
 		}
 		ran = append(ran, u)
@@ -276,6 +312,7 @@ func (g *groupCommit) runSavepointed(ctx context.Context, tx *sql.Tx, u *unit) b
 	case werr == nil:
 	case lostToAnother(werr):
 		u.lost = true
+		g.contended.Store(contendedGroups)
 	default:
 		u.refusal = werr
 	}
@@ -351,12 +388,20 @@ func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass strin
 	return groupCommitted
 }
 
-// runAlone runs u in a transaction of its own and answers it.
+// runAlone runs u in a transaction of its own and answers it; while it
+// loses to another transaction it runs again, up to aloneAttempts times.
 func (g *groupCommit) runAlone(s *Store, u *unit) {
-	start := time.Now()
-	err := s.inTx(u.ctx, u.work)
-	if err == nil {
-		g.observe(PassAlone, 1, start)
+	for attempt := 1; ; attempt++ {
+		start := time.Now()
+		err := s.inTx(u.ctx, u.work)
+		if err == nil {
+			g.observe(PassAlone, 1, start)
+		}
+		if attempt == aloneAttempts || !lostToAnother(err) || u.ctx.Err() != nil {
+			u.finish(err)
+			return
+		}
+		g.contended.Store(contendedGroups)
+		g.ranAgain(AgainLostToAnother)
 	}
-	u.finish(err)
 }
