@@ -234,6 +234,10 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 		}
 	}
 	byName := map[string]*phaseResult{}
+	first, err := readTxCounts(a.Addr())
+	if err != nil {
+		return res, err
+	}
 	for _, name := range o.phases {
 		p := &phaseResult{name: name}
 		byName[name] = p
@@ -279,6 +283,10 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 		p50, p99 := percentiles(p.lat)
 		fmt.Printf("%-12s %10.0f %10s %10s %8d %6.2f %6.0fµs %9.3f %8s  %.3f (%s)\n", p.name, median(p.rps), p50, p99, p.errors,
 			median(p.cores), median(p.cpuReq), median(p.cpu), formatUnits(median(p.units)), median(p.ratio), joinRatios(p.ratio))
+	}
+	if last, err := readTxCounts(a.Addr()); err == nil {
+		fmt.Printf("units of work run again alone (all rounds): %.0f lost to another transaction, %.0f because their group failed, of %.0f committed\n",
+			last.lost-first.lost, last.failed-first.failed, last.units-first.units)
 	}
 	for _, pair := range [][2]string{{"create", "create-log"}, {"read", "read-log"}} {
 		if a, b := byName[pair[0]], byName[pair[1]]; a != nil && b != nil {

@@ -9,8 +9,10 @@ import (
 )
 
 // txCounts are the store's committed transactions and the units of work
-// they carried, summed over every pass (bankrail_store_transaction_units).
-type txCounts struct{ units, txs float64 }
+// they carried, summed over every pass (bankrail_store_transaction_units),
+// and the units of groups run again alone because they lost to another
+// transaction or their group failed (bankrail_store_units_run_again_total).
+type txCounts struct{ units, txs, lost, failed float64 }
 
 // readTxCounts scrapes them from the server's GET /metrics at addr.
 func readTxCounts(addr string) (txCounts, error) {
@@ -32,6 +34,10 @@ func readTxCounts(addr string) (txCounts, error) {
 			into = &c.units
 		case strings.HasPrefix(line, "bankrail_store_transaction_units_count{"):
 			into = &c.txs
+		case strings.HasPrefix(line, `bankrail_store_units_run_again_total{why="lost_to_another"}`):
+			into = &c.lost
+		case strings.HasPrefix(line, `bankrail_store_units_run_again_total{why="group_failed"}`):
+			into = &c.failed
 		default:
 			continue
 		}

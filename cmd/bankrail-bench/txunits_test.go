@@ -22,6 +22,8 @@ bankrail_store_transaction_units_sum{pass="together"} 93
 bankrail_store_transaction_units_count{pass="together"} 13
 bankrail_store_transaction_seconds_sum{pass="together"} 0.5
 bankrail_http_requests_total{code="200",method="GET",route="/metrics"} 3
+bankrail_store_units_run_again_total{why="group_failed"} 2
+bankrail_store_units_run_again_total{why="lost_to_another"} 5
 `))
 	}))
 	defer srv.Close()
@@ -29,8 +31,8 @@ bankrail_http_requests_total{code="200",method="GET",route="/metrics"} 3
 	if err != nil {
 		t.Fatal(err)
 	}
-	if before != (txCounts{units: 100, txs: 20}) {
-		t.Fatalf("read %+v; want 100 units in 20 transactions", before)
+	if before != (txCounts{units: 100, txs: 20, lost: 5, failed: 2}) {
+		t.Fatalf("read %+v; want 100 units in 20 transactions, 5 run again lost to another, 2 their group failed", before)
 	}
 	after := txCounts{units: 190, txs: 40}
 	if got := unitsPerTx(before, after); got != 4.5 {

@@ -98,6 +98,7 @@ type Commits struct {
 	units   *prometheus.HistogramVec
 	seconds *prometheus.HistogramVec
 	unknown prometheus.Counter
+	again   *prometheus.CounterVec
 }
 
 // NewCommits registers the commit metrics on reg.
@@ -113,7 +114,13 @@ func NewCommits(reg prometheus.Registerer) *Commits {
 		unknown: prometheus.NewCounter(prometheus.CounterOpts{Namespace: "bankrail", Subsystem: "store", Name: "commit_outcome_unknown_units_total",
 			Help: "Units of work answered with an error because the connection was lost after their COMMIT was sent: each may have committed."}),
 	}
-	reg.MustRegister(m.units, m.seconds, m.unknown)
+	m.again = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "bankrail", Subsystem: "store", Name: "units_run_again_total",
+		Help: "Units of work of a group run again alone, by why: lost_to_another (a deadlock, serialisation failure or lock not had, PostgreSQL) or group_failed (the group did not commit, or may not have)."},
+		[]string{"why"})
+	reg.MustRegister(m.units, m.seconds, m.unknown, m.again)
+	for _, why := range []string{"lost_to_another", "group_failed"} { // store.AgainLostToAnother and AgainGroupFailed, from 0 so that rates exist before the first
+		m.again.WithLabelValues(why)
+	}
 	return m
 }
 
@@ -125,3 +132,6 @@ func (m *Commits) Committed(pass string, units int, took time.Duration) {
 
 // CommitOutcomeUnknown counts the units of a commit whose outcome was lost.
 func (m *Commits) CommitOutcomeUnknown(units int) { m.unknown.Add(float64(units)) }
+
+// RanAgain counts a unit of a group run again alone.
+func (m *Commits) RanAgain(why string) { m.again.WithLabelValues(why).Inc() }

@@ -12,6 +12,17 @@ const (
 	PassWithSavepoints = "savepoints" // a group, each unit in a savepoint
 )
 
+// Why a unit of work of a group runs again alone (CommitObserver.RanAgain).
+const (
+	// AgainLostToAnother: its work lost to another transaction (a
+	// deadlock, a serialisation failure, a lock not had; PostgreSQL).
+	AgainLostToAnother = "lost_to_another"
+	// AgainGroupFailed: its group did not commit (the transaction broke,
+	// or its commit failed with nothing written), or, for a unit refused
+	// in it, may not have (the commit's outcome unknown).
+	AgainGroupFailed = "group_failed"
+)
+
 // CommitObserver is told about the transactions of units of work (the
 // metrics of internal/metrics implement it).
 type CommitObserver interface {
@@ -22,6 +33,9 @@ type CommitObserver interface {
 	// connection after COMMIT was sent; each unit was answered with the
 	// error.
 	CommitOutcomeUnknown(units int)
+	// RanAgain: a unit of a group is to run again alone, for why
+	// (AgainLostToAnother or AgainGroupFailed).
+	RanAgain(why string)
 }
 
 // ObserveCommits registers o, told about every transaction of units of
@@ -43,5 +57,12 @@ func (g *groupCommit) outcomeLost(log *slog.Logger, units int, err error) {
 		"units", units, "err", err)
 	if o := g.observer.Load(); o != nil {
 		(*o).CommitOutcomeUnknown(units)
+	}
+}
+
+// ranAgain tells the observer that a unit of a group runs again alone.
+func (g *groupCommit) ranAgain(why string) {
+	if o := g.observer.Load(); o != nil {
+		(*o).RanAgain(why)
 	}
 }

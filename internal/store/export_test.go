@@ -101,3 +101,19 @@ func (s *Store) GroupPasses() (together, withSavepoints int64) {
 // Translate is the store's translation of a driver error (for tests of an
 // error that only a statement outside the store's methods can provoke).
 func Translate(err error, what string) error { return translate(err, what) }
+
+// Exec runs a statement inside the unit of work (for tests of how a
+// failing or cancelled statement affects a group).
+func (t *Tx) Exec(ctx context.Context, query string, args ...any) error {
+	_, err := t.tx.ExecContext(ctx, query, args...)
+	return err
+}
+
+// RunsOfEachUnit is how often the work of a unit that commits at once
+// runs: 2 in the test mode of RunUnitsTwiceEnv, else 1.
+func (s *Store) RunsOfEachUnit() int32 {
+	if s.runTwice {
+		return 2
+	}
+	return 1
+}

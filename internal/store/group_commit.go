@@ -24,18 +24,27 @@ import (
 // round trips, a third of a payment's creation). When one fails, that
 // pass is rolled back, nothing of it committed, and the group runs again
 // with each unit between SAVEPOINT and RELEASE (runWithSavepoints): a unit
-// whose work fails is rolled back to its savepoint and gets its error; the
-// others go on. After a failure the next carefulGroups groups start with
+// whose work fails is rolled back to its savepoint; the others go on. No
+// unit is answered before the group's fate is known: a refused unit's
+// refusal may rest on what units before it wrote, so it stands only if
+// they committed. After a failure the next carefulGroups groups start with
 // savepoints at once, so that a run of failing units (conflicts, refused
 // moves) does not make every group run twice. When the transaction itself
-// breaks before its commit (a savepoint fails, say a lost connection), or
-// its commit fails with nothing written, every unit not yet answered runs
-// again alone, in a transaction of its own, as does a unit that lost a
-// deadlock to another transaction (PostgreSQL). A commit whose outcome is
-// unknown (the connection lost after COMMIT was sent) is not run again:
-// its units get the error (commitUnits). A unit's work may therefore run
-// more than once; only the run that commits counts (what it asked to run
-// once committed, onCommit, runs once, after that commit).
+// breaks before its commit (a savepoint fails, say a lost connection or a
+// unit's statement cancelled mid-way: on PostgreSQL pgx closes the
+// connection, on SQLite an interrupted write rolls back the whole
+// transaction), or its commit fails with nothing written, every unit not
+// yet answered runs again alone, in a transaction of its own, refused
+// units too, as does a unit that lost a deadlock to another transaction
+// (PostgreSQL). A commit whose outcome is unknown (the connection lost
+// after COMMIT was sent) is not run again: the units that succeeded in it
+// get the error (commitUnits); the refused ones, which wrote nothing, run
+// again alone. A unit's work may therefore run more than once; only the
+// run that commits counts (what it asked to run once committed, onCommit,
+// runs once, after that commit; store.RunUnitsTwiceEnv tests it). After
+// a unit lost to another transaction, groups run one at a time for a
+// while (contendedGroups: two groups at once can deadlock where their
+// units alone could not), and a unit run alone that loses is tried again.
 
 // unit is one unit of work waiting for, or in, a group.
 type unit struct {
@@ -44,6 +53,11 @@ type unit struct {
 	hooks map[string]func()   // what it asked to run once committed
 	err   error
 	done  chan struct{} // closed once err is its outcome
+	// refusal is the error of its work in a group run with savepoints,
+	// held until the group's fate is known; lost is set instead when that
+	// error was losing to another transaction (lostToAnother).
+	refusal error
+	lost    bool
 }
 
 func (u *unit) finish(err error) {
@@ -68,6 +82,9 @@ type groupCommit struct {
 	// careful counts the groups still to run with savepoints from the
 	// start, after a unit failed in a group run without them.
 	careful atomic.Int32
+	// contended counts the groups still to run one at a time (PostgreSQL),
+	// after a unit lost to another transaction (contendedGroups).
+	contended atomic.Int32
 	// together and withSavepoints count the passes of each kind (tests).
 	together, withSavepoints atomic.Int64
 	// observer is told about each committed transaction (commit_observer.go).
@@ -84,6 +101,19 @@ const (
 	// carefulGroups is how many groups run with savepoints from the start
 	// after a unit failed in a group run without them.
 	carefulGroups = 32
+	// contendedGroups is how many groups run one at a time after a unit
+	// lost to another transaction. Two groups that run at once each hold
+	// the rows of all their units until they commit, in the order of their
+	// units, not of the rows: they can deadlock where the units alone,
+	// each locking its rows in order (the ledger's accounts by id), could
+	// not. One group at a time cannot deadlock with another of this
+	// instance; under such contention the units queue on the same rows
+	// anyway, and the one group is larger.
+	contendedGroups = 64
+	// aloneAttempts is how often a unit run alone is tried while it loses
+	// to another transaction (a group of another instance, or one still
+	// running here when the groups went one at a time).
+	aloneAttempts = 3
 )
 
 // grouped queues u and returns its outcome. With a worker slot free, the
@@ -91,7 +121,7 @@ const (
 // unit is done, then leaves what is still queued to a new worker.
 func (s *Store) grouped(u *unit) error {
 	g := &s.group
-	limit := s.groupWorkers()
+	limit := g.limit(s)
 	g.mu.Lock()
 	g.queue = append(g.queue, u)
 	work := g.workers < limit
@@ -114,12 +144,23 @@ func (s *Store) groupWorkers() int {
 	return 1
 }
 
+// limit is how many groups may run at once now: one while groups lose to
+// other transactions (contended), else groupWorkers.
+func (g *groupCommit) limit(s *Store) int {
+	if g.contended.Load() > 0 {
+		return 1
+	}
+	return s.groupWorkers()
+}
+
 // work runs groups while units are queued; with own set, only until own is
-// done (the slot then goes to a new goroutine if units wait).
+// done (the slot then goes to a new goroutine if units wait). A worker
+// beyond the limit stops before its next group (the others take the
+// queue).
 func (g *groupCommit) work(s *Store, own *unit) {
 	for {
 		g.mu.Lock()
-		if len(g.queue) == 0 {
+		if len(g.queue) == 0 || g.workers > g.limit(s) {
 			g.workers--
 			g.mu.Unlock()
 			return
@@ -140,6 +181,9 @@ func (g *groupCommit) work(s *Store, own *unit) {
 
 // commitGroup runs batch in one transaction and answers every unit.
 func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
+	if g.contended.Load() > 0 {
+		g.contended.Add(-1)
+	}
 	if len(batch) == 1 { // no savepoint needed
 		g.runAlone(s, batch[0])
 		return
@@ -176,19 +220,32 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 		if err := u.work(tx); err != nil {
 			s.afterCommit.Delete(tx)
 			_ = tx.Rollback()
+			if lostToAnother(err) {
+				g.contended.Store(contendedGroups)
+			}
 			return append(ran, batch[i:]...)
 		}
 		ran = append(ran, u)
 	}
 	s.afterCommit.Delete(tx)
-	for _, u := range g.commitUnits(s, tx, ran, PassTogether, start) {
-		g.runAlone(s, u)
+	if g.commitUnits(s, tx, ran, PassTogether, start) == groupRolledBack {
+		for _, u := range ran {
+			g.ranAgain(AgainGroupFailed)
+			g.runAlone(s, u)
+		}
 	}
 	return nil
 }
 
 // runWithSavepoints runs batch in one transaction, each unit between
-// SAVEPOINT and RELEASE, and answers every unit.
+// SAVEPOINT and RELEASE, and answers every unit once the group's fate is
+// known: a unit refused in the group (its work failed) is answered only
+// when the group committed, since its refusal may rest on what the units
+// before it wrote (a refund refused because of a reservation grouped
+// before it). When nothing of the group was written, the refused units
+// run again alone with the others; when the commit's outcome is unknown,
+// the refused units (which wrote nothing) run again alone, and see what
+// the commit left once the rows they lock are free.
 func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 	ctx := context.Background() // the group's; each unit's statements use its own context
 	start := time.Now()
@@ -196,49 +253,70 @@ func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 	if tx == nil {
 		return
 	}
-	var kept, alone []*unit
+	var kept []*unit
 	broken := false
-	for i, u := range batch {
+	for _, u := range batch {
 		if !g.enter(s, tx, u) {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT unit"); err != nil {
-			alone, broken = append(alone, batch[i:]...), true
+		if broken = !g.runSavepointed(ctx, tx, u); broken {
 			break
 		}
-		werr := u.work(tx)
-		if werr == nil {
-			if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT unit"); err != nil {
-				alone, broken = append(alone, batch[i:]...), true
-				break
-			}
+		if u.refusal == nil && !u.lost {
 			kept = append(kept, u)
-			continue
-		}
-		if _, err := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT unit"); err != nil {
-			alone, broken = append(alone, batch[i:]...), true // its error may be the broken transaction's
-			break
-		}
-		if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT unit"); err != nil {
-			alone, broken = append(alone, batch[i:]...), true
-			break
-		}
-		if lostToAnother(werr) {
-			alone = append(alone, u)
-		} else {
-			u.finish(werr)
 		}
 	}
 	s.afterCommit.Delete(tx)
+	fate := groupRolledBack
 	if broken {
 		_ = tx.Rollback()
-		alone = append(kept, alone...)
 	} else {
-		alone = append(g.commitUnits(s, tx, kept, PassWithSavepoints, start), alone...)
+		fate = g.commitUnits(s, tx, kept, PassWithSavepoints, start)
 	}
-	for _, u := range alone {
-		g.runAlone(s, u)
+	for _, u := range batch {
+		switch {
+		case u.finished(): // kept (committed, or its outcome unknown), or its context ended before its turn
+		case fate == groupCommitted && u.refusal != nil:
+			u.finish(u.refusal)
+		case u.lost:
+			g.ranAgain(AgainLostToAnother)
+			g.runAlone(s, u)
+		default: // the group did not commit (or, for a refused unit, may not have)
+			g.ranAgain(AgainGroupFailed)
+			g.runAlone(s, u)
+		}
 	}
+}
+
+// runSavepointed runs u in tx between SAVEPOINT and RELEASE; a unit whose
+// work fails is rolled back to its savepoint and its error held in
+// u.refusal (or u.lost set when it lost to another transaction). It
+// reports false when the transaction broke (a savepoint statement failed:
+// the unit's error may be the broken transaction's, say a statement
+// cancelled on PostgreSQL, which closes the connection).
+func (g *groupCommit) runSavepointed(ctx context.Context, tx *sql.Tx, u *unit) bool {
+	u.refusal, u.lost = nil, false
+	if _, err := tx.ExecContext(ctx, "SAVEPOINT unit"); err != nil {
+		return false
+	}
+	werr := u.work(tx)
+	if werr != nil {
+		if _, err := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT unit"); err != nil {
+			return false
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT unit"); err != nil {
+		return false
+	}
+	switch {
+	case werr == nil:
+	case lostToAnother(werr):
+		u.lost = true
+		g.contended.Store(contendedGroups)
+	default:
+		u.refusal = werr
+	}
+	return true
 }
 
 // enter begins u's turn in tx: false, u answered, when its context ended
@@ -267,27 +345,37 @@ func (g *groupCommit) beginGroup(s *Store, batch []*unit) *sql.Tx {
 	return tx
 }
 
-// commitUnits commits tx, in which every unit of kept succeeded. Committed,
-// it runs their hooks and answers them. When the commit failed and nothing
-// of tx was written, it returns kept, to run again alone. When the commit
+// groupFate is what became of a group's transaction.
+type groupFate int
+
+const (
+	groupCommitted  groupFate = iota
+	groupRolledBack           // nothing of it was written
+	groupUnknown              // its commit's outcome is unknown
+)
+
+// commitUnits commits tx, in which every unit of kept succeeded, and
+// returns the group's fate. Committed, it runs their hooks and answers
+// them. When the commit failed and nothing of tx was written
+// (groupRolledBack), kept are left to run again alone. When the commit
 // failed in a way that leaves its outcome unknown (PostgreSQL's connection
 // lost after COMMIT was sent: commitMayHaveHappened), running them again
-// could do their work twice (a refund, a payout): each unit gets the error
-// instead, and a client that retries under its Idempotency-Key gets the
-// committed result if there is one.
+// could do their work twice (a refund, a payout): each unit of kept gets
+// the error instead, and a client that retries under its Idempotency-Key
+// gets the committed result if there is one.
 //
 // pass (PassTogether or PassWithSavepoints) and start (the group's
 // beginning) are for the CommitObserver.
-func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass string, start time.Time) (alone []*unit) {
+func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass string, start time.Time) groupFate {
 	if err := tx.Commit(); err != nil {
 		if !commitMayHaveHappened(s.dialect, err) {
-			return kept
+			return groupRolledBack
 		}
 		g.outcomeLost(s.log, len(kept), err)
 		for _, u := range kept {
 			u.finish(fmt.Errorf("commit (its outcome is unknown): %w", err))
 		}
-		return nil
+		return groupUnknown
 	}
 	s.ckpt.committed()
 	g.observe(pass, len(kept), start)
@@ -297,15 +385,23 @@ func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass strin
 		}
 		u.finish(nil)
 	}
-	return nil
+	return groupCommitted
 }
 
-// runAlone runs u in a transaction of its own and answers it.
+// runAlone runs u in a transaction of its own and answers it; while it
+// loses to another transaction it runs again, up to aloneAttempts times.
 func (g *groupCommit) runAlone(s *Store, u *unit) {
-	start := time.Now()
-	err := s.inTx(u.ctx, u.work)
-	if err == nil {
-		g.observe(PassAlone, 1, start)
+	for attempt := 1; ; attempt++ {
+		start := time.Now()
+		err := s.inTx(u.ctx, u.work)
+		if err == nil {
+			g.observe(PassAlone, 1, start)
+		}
+		if attempt == aloneAttempts || !lostToAnother(err) || u.ctx.Err() != nil {
+			u.finish(err)
+			return
+		}
+		g.contended.Store(contendedGroups)
+		g.ranAgain(AgainLostToAnother)
 	}
-	u.finish(err)
 }

@@ -109,7 +109,8 @@ type commitLog struct {
 	committed []string // "pass units" of each group (not PassAlone)
 	single    int      // transactions of PassAlone
 	unknown   []int
-	odd       []string // observations that cannot be: no time taken, a group of one, one alone of many
+	again     map[string]int // units run again alone, by why
+	odd       []string       // observations that cannot be: no time taken, a group of one, one alone of many
 }
 
 func (l *commitLog) Committed(pass string, units int, took time.Duration) {
@@ -129,6 +130,15 @@ func (l *commitLog) CommitOutcomeUnknown(units int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.unknown = append(l.unknown, units)
+}
+
+func (l *commitLog) RanAgain(why string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.again == nil {
+		l.again = map[string]int{}
+	}
+	l.again[why]++
 }
 
 func (l *commitLog) groups() []string {

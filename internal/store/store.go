@@ -52,6 +52,7 @@ type Store struct {
 	jobsQueued  atomic.Pointer[func()] // told when committed jobs were enqueued (see jobs.go)
 	ckpt        *checkpointer          // SQLite: WAL checkpoints off the commit path (checkpoint.go)
 	group       groupCommit            // units of work waiting for, or in, a group (group_commit.go)
+	runTwice    bool                   // the test mode of RunUnitsTwiceEnv (run_twice.go)
 }
 
 // Open connects to the database described by opts. It does not migrate.
@@ -68,7 +69,7 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 		db.SetMaxOpenConns(maxConns)
 		db.SetMaxIdleConns(maxConns)
 		db.SetConnMaxIdleTime(5 * time.Minute)
-		s := &Store{dialect: Postgres, write: db, read: db, log: log}
+		s := &Store{dialect: Postgres, write: db, read: db, log: log, runTwice: runUnitsTwice()}
 		if err := s.Ping(ctx); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("connect to postgres: %w", err)
@@ -104,7 +105,7 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 	}
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
-	s := &Store{dialect: SQLite, write: write, read: read, log: log}
+	s := &Store{dialect: SQLite, write: write, read: read, log: log, runTwice: runUnitsTwice()}
 	if err := s.Ping(ctx); err != nil {
 		_ = s.Close() // the open's error is the one to report
 		return nil, fmt.Errorf("open sqlite %s: %w", opts.SQLitePath, err)

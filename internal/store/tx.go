@@ -41,12 +41,16 @@ type Tx struct {
 // committed before it, or grouped before it, wrote.
 func (s *Store) InTx(ctx context.Context, fn func(*Tx) error) error {
 	s.warmWrites(ctx) // before any transaction: preparing needs the writer
-	return s.grouped(&unit{ctx: ctx, done: make(chan struct{}), work: func(tx *sql.Tx) error {
+	work := func(tx *sql.Tx) error {
 		if err := fn(&Tx{s: s, tx: tx}); err != nil {
 			return err
 		}
 		return s.writeAudit(ctx, tx)
-	}})
+	}
+	if s.runTwice {
+		work = s.rehearsed(work)
+	}
+	return s.grouped(&unit{ctx: ctx, done: make(chan struct{}), work: work})
 }
 
 // Transactor adapts InTx to a domain package's own view of a unit of work:
