@@ -2632,10 +2632,10 @@ type DropinCreated struct {
 // account (docs/connect.md).
 type DropinRequest struct {
 	// Amount minor units
-	Amount int64 `json:"amount"`
+	Amount *int64 `json:"amount"`
 
 	// Bank a bank of GET /banks (the Global institutionId)
-	Bank *string `json:"bank,omitempty"`
+	Bank string `json:"bank,omitempty"`
 
 	// Beneficiary The legacy beneficiary; the account identifiers sit beside the name.
 	Beneficiary       *LegacyBeneficiary `json:"beneficiary,omitempty"`
@@ -2645,21 +2645,21 @@ type DropinRequest struct {
 	//
 	// Examples: EUR
 	CurrencyCode              DropinRequestCurrencyCode `json:"currencyCode"`
-	MerchantInternalReference *string                   `json:"merchantInternalReference,omitempty"`
-	NotificationURL           *string                   `json:"notificationUrl,omitempty"`
+	MerchantInternalReference string                    `json:"merchantInternalReference,omitempty"`
+	NotificationURL           string                    `json:"notificationUrl,omitempty"`
 
 	// Origin the origin (https://shop.example) of the page that embeds the checkout; recommended
 	//
 	// Examples: https://shop.example
-	Origin *string `json:"origin,omitempty"`
+	Origin string `json:"origin,omitempty"`
 
 	// Shopper The legacy shopper (also the embedded checkout's).
 	Shopper        *LegacyShopper         `json:"shopper,omitempty"`
 	SummaryDetails *[]LegacySummaryDetail `json:"summaryDetails,omitempty"`
-	Type           *PaymentType           `json:"type,omitempty"`
+	Type           PaymentType            `json:"type,omitempty"`
 
 	// UniqueReference the Global paymentReference; optional
-	UniqueReference *string `json:"uniqueReference,omitempty"`
+	UniqueReference string `json:"uniqueReference,omitempty"`
 }
 
 // DropinRequestCurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
@@ -2741,11 +2741,11 @@ type JWKS struct {
 
 // LegacyBeneficiary The legacy beneficiary; the account identifiers sit beside the name.
 type LegacyBeneficiary struct {
-	AccountNumber *string `json:"accountNumber,omitempty"`
-	IBAN          *string `json:"iban,omitempty"`
-	Name          string  `json:"name"`
-	SortCode      *string `json:"sortCode,omitempty"`
-	SwiftBIC      *string `json:"swiftBic,omitempty"`
+	AccountNumber string `json:"accountNumber,omitempty"`
+	IBAN          string `json:"iban,omitempty"`
+	Name          string `json:"name"`
+	SortCode      string `json:"sortCode,omitempty"`
+	SwiftBIC      string `json:"swiftBic,omitempty"`
 }
 
 // LegacyCommon Fields of the legacy payment request that the embedded checkout shares; see docs/legacy-migration.md
@@ -2756,7 +2756,7 @@ type LegacyCommon struct {
 	Amount *int64 `json:"amount,omitempty"`
 
 	// Bank a bank of GET /banks (the Global institutionId)
-	Bank *string `json:"bank,omitempty"`
+	Bank string `json:"bank,omitempty"`
 
 	// Beneficiary The legacy beneficiary; the account identifiers sit beside the name.
 	Beneficiary       *LegacyBeneficiary `json:"beneficiary,omitempty"`
@@ -2765,17 +2765,17 @@ type LegacyCommon struct {
 	// CurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
 	//
 	// Examples: EUR
-	CurrencyCode              *LegacyCommonCurrencyCode `json:"currencyCode,omitempty"`
-	MerchantInternalReference *string                   `json:"merchantInternalReference,omitempty"`
-	NotificationURL           *string                   `json:"notificationUrl,omitempty"`
+	CurrencyCode              LegacyCommonCurrencyCode `json:"currencyCode,omitempty"`
+	MerchantInternalReference string                   `json:"merchantInternalReference,omitempty"`
+	NotificationURL           string                   `json:"notificationUrl,omitempty"`
 
 	// Shopper The legacy shopper (also the embedded checkout's).
 	Shopper        *LegacyShopper         `json:"shopper,omitempty"`
 	SummaryDetails *[]LegacySummaryDetail `json:"summaryDetails,omitempty"`
-	Type           *PaymentType           `json:"type,omitempty"`
+	Type           PaymentType            `json:"type,omitempty"`
 
 	// UniqueReference the Global paymentReference; optional
-	UniqueReference *string `json:"uniqueReference,omitempty"`
+	UniqueReference string `json:"uniqueReference,omitempty"`
 }
 
 // LegacyCommonCurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
@@ -2810,12 +2810,12 @@ type LegacyNameMatchScore struct {
 
 // LegacyPayer The legacy payer.
 type LegacyPayer struct {
-	Email *string `json:"email,omitempty"`
-	IP    *string `json:"ip,omitempty"`
+	Email string `json:"email,omitempty"`
+	IP    string `json:"ip,omitempty"`
 
 	// Name accepted and ignored (the Global payer has firstName and lastName)
-	Name      *string `json:"name,omitempty"`
-	Reference *string `json:"reference,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Reference string `json:"reference,omitempty"`
 }
 
 // LegacyPaymentCreated defines model for LegacyPaymentCreated.
@@ -2830,10 +2830,10 @@ type LegacyPaymentCreated struct {
 // a Connect account only when it names none or that account (docs/connect.md).
 type LegacyPaymentRequest struct {
 	// Amount minor units
-	Amount int64 `json:"amount"`
+	Amount *int64 `json:"amount"`
 
 	// Bank a bank of GET /banks (the Global institutionId)
-	Bank *string `json:"bank,omitempty"`
+	Bank string `json:"bank,omitempty"`
 
 	// BankEditable accepted and ignored (not used anymore)
 	BankEditable *bool `json:"bankEditable,omitempty"`
@@ -2842,30 +2842,30 @@ type LegacyPaymentRequest struct {
 	Beneficiary *LegacyBeneficiary `json:"beneficiary,omitempty"`
 
 	// Callback the Global communication.return.queryString
-	Callback          *string   `json:"callback,omitempty"`
+	Callback          string    `json:"callback,omitempty"`
 	CheckoutCountries *[]string `json:"checkoutCountries,omitempty"`
 
 	// CurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
 	//
 	// Examples: EUR
 	CurrencyCode              LegacyPaymentRequestCurrencyCode `json:"currencyCode"`
-	MerchantInternalReference *string                          `json:"merchantInternalReference,omitempty"`
-	NotificationURL           *string                          `json:"notificationUrl,omitempty"`
+	MerchantInternalReference string                           `json:"merchantInternalReference,omitempty"`
+	NotificationURL           string                           `json:"notificationUrl,omitempty"`
 
 	// Payer The legacy payer.
 	Payer             *LegacyPayer `json:"payer,omitempty"`
-	PaymentCancelURL  *string      `json:"paymentCancelUrl,omitempty"`
-	PaymentFailureURL *string      `json:"paymentFailureUrl,omitempty"`
-	PaymentPendingURL *string      `json:"paymentPendingUrl,omitempty"`
-	PaymentSuccessURL *string      `json:"paymentSuccessUrl,omitempty"`
+	PaymentCancelURL  string       `json:"paymentCancelUrl,omitempty"`
+	PaymentFailureURL string       `json:"paymentFailureUrl,omitempty"`
+	PaymentPendingURL string       `json:"paymentPendingUrl,omitempty"`
+	PaymentSuccessURL string       `json:"paymentSuccessUrl,omitempty"`
 
 	// Shopper The legacy shopper (also the embedded checkout's).
 	Shopper        *LegacyShopper         `json:"shopper,omitempty"`
 	SummaryDetails *[]LegacySummaryDetail `json:"summaryDetails,omitempty"`
-	Type           *PaymentType           `json:"type,omitempty"`
+	Type           PaymentType            `json:"type,omitempty"`
 
 	// UniqueReference the Global paymentReference; optional
-	UniqueReference *string `json:"uniqueReference,omitempty"`
+	UniqueReference string `json:"uniqueReference,omitempty"`
 }
 
 // LegacyPaymentRequestCurrencyCode ISO 4217: GBP gives OPEN_BANKING_UK, EUR OPEN_BANKING_EU
@@ -2876,13 +2876,13 @@ type LegacyPaymentRequestCurrencyCode string
 // LegacyShopper The legacy shopper (also the embedded checkout's).
 type LegacyShopper struct {
 	// DocumentID accepted and ignored (not stored)
-	DocumentID       *string `json:"documentId,omitempty"`
-	Email            *string `json:"email,omitempty"`
-	FirstName        *string `json:"firstName,omitempty"`
-	IP               *string `json:"ip,omitempty"`
-	LastName         *string `json:"lastName,omitempty"`
-	OrganisationName *string `json:"organisationName,omitempty"`
-	Reference        *string `json:"reference,omitempty"`
+	DocumentID       string `json:"documentId,omitempty"`
+	Email            string `json:"email,omitempty"`
+	FirstName        string `json:"firstName,omitempty"`
+	IP               string `json:"ip,omitempty"`
+	LastName         string `json:"lastName,omitempty"`
+	OrganisationName string `json:"organisationName,omitempty"`
+	Reference        string `json:"reference,omitempty"`
 }
 
 // LegacySummaryDetail One line shown to the payer.

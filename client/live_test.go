@@ -267,17 +267,17 @@ func tour(t *testing.T, env *apptest.Env, rec *recorder) {
 		Beneficiary: api.SimulatedIncomingBeneficiary{AccountIdentifiers: api.SimulatedIncomingBeneficiaryIdentifiers{IBAN: acct.IBAN}}}))
 
 	// Legacy API and the embedded checkout.
-	legacy := must(c.CreateLegacyPayment(ctx, api.LegacyPaymentRequest{CurrencyCode: "EUR", Amount: 990, Type: client.Ptr(api.PaymentTypeBILL),
-		Beneficiary: &api.LegacyBeneficiary{Name: "Test Shop GmbH", IBAN: client.Ptr(payeeIBAN)}}, nil))
+	legacy := must(c.CreateLegacyPayment(ctx, api.LegacyPaymentRequest{CurrencyCode: "EUR", Amount: client.Ptr[int64](990), Type: api.PaymentTypeBILL,
+		Beneficiary: &api.LegacyBeneficiary{Name: "Test Shop GmbH", IBAN: payeeIBAN}}, nil))
 	if legacy.ID == "" || !strings.Contains(legacy.CheckoutURL, "/checkout/"+legacy.ID) {
 		t.Errorf("legacy payment %+v", legacy)
 	}
-	_, err = c.CreateLegacyPayment(ctx, api.LegacyPaymentRequest{CurrencyCode: "EUR", Amount: 0}, nil)
+	_, err = c.CreateLegacyPayment(ctx, api.LegacyPaymentRequest{CurrencyCode: "EUR", Amount: client.Ptr[int64](0)}, nil)
 	if !errors.As(err, &e) || e.StatusCode != 422 || e.Code != "" || len(e.Fields) == 0 || e.Fields[0].PropertyPath == "" {
 		t.Errorf("a legacy validation error: %#v", err)
 	}
-	dropin := must(c.CreateDropin(ctx, api.DropinRequest{CurrencyCode: "EUR", Amount: 1200, Origin: client.Ptr("https://shop.example"),
-		Beneficiary: &api.LegacyBeneficiary{Name: "Test Shop GmbH", IBAN: client.Ptr(payeeIBAN)}}, nil))
+	dropin := must(c.CreateDropin(ctx, api.DropinRequest{CurrencyCode: "EUR", Amount: client.Ptr[int64](1200), Origin: "https://shop.example",
+		Beneficiary: &api.LegacyBeneficiary{Name: "Test Shop GmbH", IBAN: payeeIBAN}}, nil))
 	embed := must(anon.StartEmbeddedCheckout(ctx, dropin.ID, api.StartEmbeddedCheckoutParams{Token: dropin.Token, Origin: client.Ptr("https://shop.example")}))
 	if embed.Status != http.StatusSeeOther || !strings.Contains(embed.Location, "/checkout/"+dropin.ID) {
 		t.Errorf("embedded checkout: %+v", embed)

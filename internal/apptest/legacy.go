@@ -3,19 +3,12 @@ package apptest
 import (
 	"net/http"
 	"testing"
+
+	"github.com/bankrail/bankrail/api"
 )
 
-// LegacyError is the legacy API's error body.
-type LegacyError struct {
-	Exception struct {
-		Code      int    `json:"code"`
-		Message   string `json:"message"`
-		ErrorList []struct {
-			Property string `json:"property"`
-			Message  string `json:"message"`
-		} `json:"errorList"`
-	} `json:"exception"`
-}
+// LegacyError is the legacy API's error body (api.LegacyError).
+type LegacyError api.LegacyError
 
 // Properties lists the property of every entry of errorList.
 func (e LegacyError) Properties() []string {
@@ -33,7 +26,7 @@ func (r *Response) LegacyError(t testing.TB, status int) LegacyError {
 	t.Helper()
 	var e LegacyError
 	r.JSON(t, &e)
-	if r.Status != status || e.Exception.Code != status || e.Exception.Message == "" {
+	if r.Status != status || e.Exception.Code != int64(status) || e.Exception.Message == "" {
 		t.Fatalf("got %d %s, want a legacy error %d", r.Status, r.Body, status)
 	}
 	CheckDeprecated(t, r.Header)

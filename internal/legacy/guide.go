@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/bankrail/bankrail/api"
 )
 
 //go:generate go test -run ^TestGuideIsCurrent$ -update .
@@ -65,13 +67,14 @@ func indent(v any) string {
 func ExampleRequest() *Request {
 	amount, editable := int64(1050), true
 	return &Request{
-		Common: Common{CurrencyCode: "EUR", Amount: &amount, Type: "GOODS", UniqueReference: "Order 42", MerchantInternalReference: "order-42",
-			Shopper: &Shopper{Reference: "cust-1", Email: "anna@example.com", FirstName: "Anna", LastName: "Müller", DocumentID: "X1234567"},
-			Bank:    "ba4c0276-0000-4000-8000-000000000001", NotificationURL: "https://shop.example/notify",
-			CheckoutCountries: []string{"DE", "AT"}, SummaryDetails: []SummaryDetail{{Label: "Order", Value: "42"}},
-			Beneficiary: &Beneficiary{Name: "Test Shop GmbH", IBAN: "DE89370400440532013000"}},
-		Payer:    &Payer{Name: "Anna Müller", IP: "203.0.113.7"},
-		Callback: "order=42", PaymentSuccessURL: "https://shop.example/ok", PaymentFailureURL: "https://shop.example/failed",
+		CurrencyCode: api.LegacyPaymentRequestCurrencyCodeEUR, Amount: &amount, Type: api.PaymentTypeGOODS,
+		UniqueReference: "Order 42", MerchantInternalReference: "order-42",
+		Shopper: &api.LegacyShopper{Reference: "cust-1", Email: "anna@example.com", FirstName: "Anna", LastName: "Müller", DocumentID: "X1234567"},
+		Bank:    "ba4c0276-0000-4000-8000-000000000001", NotificationURL: "https://shop.example/notify",
+		CheckoutCountries: &[]string{"DE", "AT"}, SummaryDetails: &[]api.LegacySummaryDetail{{Label: "Order", Value: "42"}},
+		Beneficiary: &api.LegacyBeneficiary{Name: "Test Shop GmbH", IBAN: "DE89370400440532013000"},
+		Payer:       &api.LegacyPayer{Name: "Anna Müller", IP: "203.0.113.7"},
+		Callback:    "order=42", PaymentSuccessURL: "https://shop.example/ok", PaymentFailureURL: "https://shop.example/failed",
 		PaymentPendingURL: "https://shop.example/pending", PaymentCancelURL: "https://shop.example/cancelled", BankEditable: &editable,
 	}
 }

@@ -146,3 +146,24 @@ func setTree(tree map[string]any, path string, v any) {
 	}
 	m[parts[len(parts)-1]] = v
 }
+
+// TestEmptyStringIsNotGiven: the legacy API takes an optional string sent
+// empty as one left out (the generated request type gives them no pointer,
+// api/openapi.yaml), so an empty payer.email neither disagrees with
+// shopper.email nor makes a Global object of its own.
+func TestEmptyStringIsNotGiven(t *testing.T) {
+	t.Parallel()
+	given := `"shopper":{"reference":"cust-1","email":"anna@example.com","ip":"203.0.113.7"}`
+	empty := `"type":"","uniqueReference":"","merchantInternalReference":"","bank":"","notificationUrl":"","callback":"",
+		"paymentSuccessUrl":"","paymentFailureUrl":"","paymentPendingUrl":"","paymentCancelUrl":"",
+		"payer":{"reference":"","email":"","name":"","ip":""},
+		"shopper":{"reference":"cust-1","email":"anna@example.com","ip":"203.0.113.7","firstName":"","lastName":"","organisationName":"","documentId":""},
+		"beneficiary":{"name":"Test Shop GmbH","iban":"DE89370400440532013000","swiftBic":"","sortCode":"","accountNumber":""}`
+	want := globalTree(t, mapJSON(t, "{"+base+","+given+"}"))
+	got := globalTree(t, mapJSON(t, "{"+base+","+empty+"}"))
+	if !reflect.DeepEqual(got, want) {
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		t.Fatalf("empty strings\n got Global %s\nwant Global %s", g, w)
+	}
+}
