@@ -46,7 +46,7 @@ func ledgerMetrics(t *testing.T, a *app.App) map[string]float64 {
 // amount: payout.RejectedAmount is rejected and its hold released).
 func payOut(t *testing.T, a *app.App, amount int64) {
 	t.Helper()
-	_, err := a.Payouts().Create(context.Background(), payout.Input{ViewerCustomerID: settleShopA, ClientID: "settle-a",
+	_, err := a.Payouts().Create(adminContext(), payout.Input{ViewerCustomerID: settleShopA, ClientID: "settle-a",
 		AccountID: settleAccountA, Amount: amount, Currency: "EUR", PaymentReference: "Payout " + strconv.FormatInt(amount, 10),
 		Beneficiary: payout.Beneficiary{Name: "Jane Doe", IBAN: "DE89370400440532013000"}},
 		func(payout.Payout) ([]byte, error) { return []byte("{}"), nil })
