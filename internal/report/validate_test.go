@@ -22,6 +22,8 @@ func TestValidate(t *testing.T) {
 		{"92 days and a microsecond", Input{StartDate: s(start), EndDate: s("2026-04-03T00:00:00.000001Z")}, []string{"OUT_OF_RANGE endDate"}},
 		{"offsets", Input{StartDate: s("2026-01-01T02:00:00+02:00"), EndDate: s("2026-01-01T00:00:00Z")}, nil},
 		{"reversed", Input{StartDate: s(start), EndDate: s("2025-12-31T23:59:59Z")}, []string{"INVALID_DATE endDate"}},
+		{"the zero time is a date", Input{StartDate: s("0001-01-01T00:00:00Z"), EndDate: s("9999-12-31T23:59:59Z")}, []string{"OUT_OF_RANGE endDate"}},
+		{"an end at the zero time", Input{StartDate: s(start), EndDate: s("0001-01-01T00:00:00Z")}, []string{"INVALID_DATE endDate"}},
 		{"missing", Input{}, []string{"VALUE_REQUIRED startDate", "VALUE_REQUIRED endDate"}},
 		{"formats", Input{StartDate: s("2026-01-01"), EndDate: s(start), CustomerID: s("x"), AccountID: s("")},
 			[]string{"INVALID_FORMAT startDate", "INVALID_FORMAT customerId", "INVALID_FORMAT accountId"}},
