@@ -59,3 +59,29 @@ func TestSafeText(t *testing.T) {
 		}
 	}
 }
+
+// TestNeutraliseEveryTextColumn: every cell of every type but its numbers
+// and times goes through safeText (issue 28, item 5: the AUDIT_LOG's
+// requestId and ip were written raw); a negative amount stays a number.
+func TestNeutraliseEveryTextColumn(t *testing.T) {
+	t.Parallel()
+	for typ, header := range Headers {
+		rec := make([]string, len(header))
+		for i := range rec {
+			rec[i] = "-1"
+		}
+		neutralise(typ, rec)
+		for i, name := range header {
+			want := "'-1"
+			if numberColumns[name] {
+				want = "-1"
+			}
+			if rec[i] != want {
+				t.Errorf("%s.%s: %q, want %q", typ, name, rec[i], want)
+			}
+		}
+	}
+	if got := textColumns[AuditLog]; len(got) != len(Headers[AuditLog])-1 {
+		t.Errorf("AUDIT_LOG text columns %v: every one but occurredAt", got)
+	}
+}
