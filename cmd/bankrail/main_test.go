@@ -303,3 +303,38 @@ func TestServeOnATakenPortChangesNothing(t *testing.T) {
 		t.Fatalf("a failed start wrote %v into the data directory", entries)
 	}
 }
+
+// Every flag is checked before the port is bound or the database opened
+// (issue 30, item 1): with the configured port taken, a bad flag still
+// answers with its own error, and the data directory stays empty.
+func TestServeChecksFlagsBeforeListening(t *testing.T) {
+	t.Parallel()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { taken.Close() }) // after the parallel subtests, which a defer is not
+	for _, tt := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--mode", "staging"}, "--mode must be sandbox or production"},
+		{[]string{"--log-level", "loud"}, "--log-level must be debug, info, warn or error"},
+		{[]string{"--admin-addr", "nonsense"}, "--admin-addr must be host:port"},
+		{[]string{"--ledger-verify-interval", "1ns"}, "--ledger-verify-interval must be at least"},
+		{[]string{"--seed", "no-such-seed.yaml"}, "read seed file"},
+	} {
+		t.Run(strings.Join(tt.flags, " "), func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			args := append([]string{"serve", "--addr", taken.Addr().String(), "--data-dir", dir}, tt.flags...)
+			code, _, errOut := runCmd(t, args...)
+			if code != 1 || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "cannot listen") {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit 1 and %q", code, errOut, tt.want)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Fatalf("a refused start wrote %v into the data directory", entries)
+			}
+		})
+	}
+}

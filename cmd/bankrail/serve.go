@@ -12,6 +12,7 @@ import (
 	"github.com/bankrail/bankrail/internal/app"
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/logbuf"
+	"github.com/bankrail/bankrail/internal/seed"
 )
 
 const serveHelp = `Usage: bankrail serve [flags]
@@ -20,7 +21,8 @@ Runs the Global API at the root of --addr, the legacy Payments API under /legacy
 the sandbox controls (sandbox mode) and the background workers.
 
 With no flags it uses SQLite in ./bankrail-data, sandbox mode, and - in an empty
-database - creates a demo merchant whose credentials it prints.
+database - creates a demo merchant whose credentials it prints. Every flag and the
+seed file are checked before --addr is bound or the database opened.
 
 Examples:
   bankrail serve
@@ -57,11 +59,19 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := parse(fs, args); err != nil {
 		return exitCode(fs, err, stdout, stderr)
 	}
+	// Every flag and the seed file are checked before the network or the
+	// database is touched: a bad flag answers with its own error, whatever
+	// listens on --addr (issue 30, item 1).
+	opts, err := checkServe(&cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "bankrail:", err)
+		return 1
+	}
 	out := logbuf.New(stderr, logInterval)
 	defer out.Close() // after the last line: "stopped" or the error
 	log := newLogger(cfg, out)
 	log = slog.New(out.Handler(log.Handler()))
-	ln, err := app.Listen(cfg.Addr) // first: a taken port changes nothing on disk
+	ln, err := app.Listen(cfg.Addr) // before the database: a taken port changes nothing on disk
 	if err != nil {
 		fmt.Fprintln(stderr, "bankrail:", err)
 		return 1
@@ -74,7 +84,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	a, err := app.New(ctx, cfg, log, app.Options{})
+	a, err := app.New(ctx, cfg, log, opts)
 	if err != nil {
 		ln.Close()
 		if adminLn != nil {
@@ -106,4 +116,21 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// checkServe validates cfg (filling its derived values) and reads the seed
+// file, touching neither the network nor the database; it returns the
+// options that start the app with that seed.
+func checkServe(cfg *config.Config) (app.Options, error) {
+	if err := cfg.Validate(); err != nil {
+		return app.Options{}, err
+	}
+	if cfg.SeedFile == "" {
+		return app.Options{}, nil
+	}
+	f, err := seed.Load(cfg.SeedFile)
+	if err != nil {
+		return app.Options{}, err
+	}
+	return app.Options{Seed: &f}, nil
 }

@@ -96,3 +96,44 @@ func TestAuditLogReport(t *testing.T) {
 			Body: period(map[string]any{"customerId": apptest.ShopID})}).Error(t, http.StatusUnprocessableEntity, "VALIDATION_FAILURE")
 	})
 }
+
+// TestAuditLogReportNeutralisesRequestIDs (issue 28, item 5): a client
+// chooses its X-Request-Id; in the AUDIT_LOG report's requestId column one
+// that a spreadsheet would run as a formula starts with an apostrophe, as
+// every text cell of every report does (the ids the edge refuses are
+// replaced by a generated one before they get there).
+func TestAuditLogReportNeutralisesRequestIDs(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		token := env.Token(t, apptest.Merchant)
+		cases := []struct {
+			sent, want string // want "": the generated id that replaced the one sent
+			payment    string
+		}{
+			{sent: "-A1", want: "'-A1"},
+			{sent: "-1", want: "'-1"},
+			{sent: "=1+1"},
+			{sent: "+1"},
+			{sent: "@x"},
+			{sent: "\tx"},
+			{sent: "plain-1", want: "plain-1"},
+		}
+		for i := range cases {
+			cases[i].payment = env.CreatePayment(t, token, "hosted", apptest.EUPayment(), map[string]string{"X-Request-Id": cases[i].sent}).ID
+		}
+		rows := byColumn(t, reportRows(t, env, token, "/reports/auditlog", period(nil)), "resourceId")
+		for _, tc := range cases {
+			r := rows[tc.payment]
+			if r == nil || r["action"] != "POST /payments" {
+				t.Fatalf("X-Request-Id %q: no row of payment %s in %v", tc.sent, tc.payment, rows)
+			}
+			got := r["requestId"]
+			if tc.want != "" && got != tc.want {
+				t.Errorf("X-Request-Id %q: requestId cell %q, want %q", tc.sent, got, tc.want)
+			}
+			if tc.want == "" && (got == tc.sent || strings.ContainsAny(got[:1], "=+-@\t\r")) {
+				t.Errorf("X-Request-Id %q: requestId cell %q, want a generated id", tc.sent, got)
+			}
+		}
+	})
+}

@@ -282,6 +282,9 @@ func TestMandateCreationIsValidated(t *testing.T) {
 		{"validity ending before it starts", with(func(b map[string]any) {
 			b["validity"] = map[string]any{"from": "2026-07-01 00:00:00", "to": "2026-06-15 00:00:00"}
 		}), []string{"INVALID_DATE validity.to"}},
+		{"validity ending in year 1 (not: no end)", with(func(b map[string]any) {
+			b["validity"] = map[string]any{"to": "0001-01-01 00:00:00"}
+		}), []string{"INVALID_DATE validity.to"}},
 		{"everything wrong at once", map[string]any{"type": "VRP", "payTo": map[string]any{}, "payer": map[string]any{"name": ""}},
 			[]string{"VALUE_REQUIRED payer.name", "VALUE_REQUIRED payer.accountIdentifiers", "FIELD_NOT_ALLOWED payTo"}},
 	}
@@ -347,6 +350,8 @@ func TestAmendmentRules(t *testing.T) {
 			{"timestamps are date space time", payTo.ID, map[string]any{"validity": map[string]any{"to": "2028-01-01T00:00:00Z"}},
 				422, "VALIDATION_FAILURE", []string{"INVALID_FORMAT validity.to"}},
 			{"a validity ending in the past", payTo.ID, map[string]any{"validity": map[string]any{"from": "2026-01-01 00:00:00", "to": "2026-02-01 00:00:00"}},
+				422, "VALIDATION_FAILURE", []string{"INVALID_DATE validity.to"}},
+			{"a validity.to in year 1 is not no end", payTo.ID, map[string]any{"validity": map[string]any{"to": "0001-01-01 00:00:00"}},
 				422, "VALIDATION_FAILURE", []string{"INVALID_DATE validity.to"}},
 			{"a limit of zero", payTo.ID, map[string]any{"payTo": map[string]any{"limits": map[string]any{"payment": map[string]any{"amount": 0}}}},
 				422, "VALIDATION_FAILURE", []string{"TOO_LOW payTo.limits.payment.amount"}},

@@ -72,6 +72,28 @@ func TestReportCreationRules(t *testing.T) {
 				}
 			})
 		}
+		// The zero time is a date like any other (issue 28, item 2): year 1
+		// to year 9999 is over 92 days, and an end in year 1 is before the
+		// start, on every report endpoint.
+		acct := openAccount(t, env, apptest.ShopID, "EUR", "zero-time")
+		for _, path := range []string{"/reports/payments", "/reports/refund", "/reports/payouts", "/reports/auditlog", "/reports/connect/" + acct.ID} {
+			for _, tt := range []struct {
+				name       string
+				start, end string
+				want       fail
+			}{
+				{"year 1 to year 9999", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z", fail{"OUT_OF_RANGE", "endDate"}},
+				{"an end in year 1", at(0), "0001-01-01T00:00:00Z", fail{"INVALID_DATE", "endDate"}},
+			} {
+				t.Run(path+" "+tt.name, func(t *testing.T) {
+					body := map[string]any{"startDate": tt.start, "endDate": tt.end}
+					e := env.Do(t, apptest.Request{Method: "POST", Path: path, Token: merchant, Body: body}).Error(t, 422, "VALIDATION_FAILURE")
+					if len(e.Errors) != 1 || (fail{e.Errors[0].Type, e.Errors[0].PropertyPath}) != tt.want {
+						t.Fatalf("errors %+v, want %v", e.Errors, tt.want)
+					}
+				})
+			}
+		}
 		t.Run("read only user cannot create", func(t *testing.T) {
 			viewer := env.Token(t, apptest.Viewer)
 			env.Do(t, apptest.Request{Method: "POST", Path: "/reports/payments", Token: viewer, Body: period(nil)}).

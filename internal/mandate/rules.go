@@ -74,21 +74,28 @@ func CheckAmendment(m Mandate, in AmendInput, maxMajor int64, now time.Time) (Ch
 			}
 		}
 		if c.HasValidity() && !v.HasPath("validity.to") {
-			next := c.ApplyTo(m, now).Validity
-			checkEnd(&v, next, now)
+			// The end is the one asked for, else the mandate's own (a stored
+			// mandate's zero To is "no end": no end given can be zero).
+			end := c.ValidityTo
+			if end == nil && !m.Validity.To.IsZero() {
+				end = &m.Validity.To
+			}
+			checkEnd(&v, c.ApplyTo(m, now).Validity.From, end, now)
 		}
 	}
 	return c, v.Err()
 }
 
 // checkEnd refuses a validity that ends before it starts or in the past
-// (INVALID_DATE on validity.to).
-func checkEnd(v *errs.Validation, val Validity, now time.Time) {
+// (INVALID_DATE on validity.to). to is nil when the validity has no end:
+// absent is nil, never a time that happens to be zero (0001-01-01 00:00:00
+// given is an end before every start, not "no end").
+func checkEnd(v *errs.Validation, from time.Time, to *time.Time, now time.Time) {
 	switch {
-	case val.To.IsZero():
-	case !val.To.After(val.From):
-		v.Add(errs.InvalidDate, "validity.to", "validity.to must be after validity.from (%s).", FormatTimestamp(val.From))
-	case !val.To.After(now):
+	case to == nil:
+	case !to.After(from):
+		v.Add(errs.InvalidDate, "validity.to", "validity.to must be after validity.from (%s).", FormatTimestamp(from))
+	case !to.After(now):
 		v.Add(errs.InvalidDate, "validity.to", "validity.to must be in the future (now is %s).", FormatTimestamp(now))
 	}
 }
@@ -161,13 +168,14 @@ func CheckCreate(in CreateInput, maxMajor int64, now time.Time) (Mandate, error)
 				m.Validity.From = t
 			}
 		}
+		var end *time.Time
 		if in.Validity.To != nil {
 			if t, ok := parseTimestamp(&v, "validity.to", *in.Validity.To); ok {
-				m.Validity.To = t
+				m.Validity.To, end = t, &t
 			}
 		}
 		if !v.HasPath("validity.from") && !v.HasPath("validity.to") {
-			checkEnd(&v, m.Validity, now)
+			checkEnd(&v, m.Validity.From, end, now)
 		}
 	}
 	return m, v.Err()

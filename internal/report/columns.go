@@ -94,7 +94,7 @@ func refundRows(ctx context.Context, data Data, s Scope, w rowWriter) error {
 		c.int(f.Amount)
 		c.into(&rec[3], &rec[4], &rec[6])
 		rec[0], rec[1], rec[2], rec[5] = f.ID, f.PaymentID, f.AccountID, f.Status
-		rec[7], rec[8], rec[9] = f.Currency, safeText(f.ExternalReference), fee
+		rec[7], rec[8], rec[9] = f.Currency, f.ExternalReference, fee
 		return w(rec)
 	})
 }
@@ -111,7 +111,7 @@ func payoutRows(ctx context.Context, data Data, s Scope, w rowWriter) error {
 		c.int(p.Amount)
 		c.into(&rec[2], &rec[3], &rec[5])
 		rec[0], rec[1], rec[4], rec[6] = p.ID, p.AccountID, p.Status, p.Currency
-		rec[7], rec[8], rec[9] = safeText(p.PaymentReference), safeText(p.BeneficiaryName), p.BeneficiaryIBAN
+		rec[7], rec[8], rec[9] = p.PaymentReference, p.BeneficiaryName, p.BeneficiaryIBAN
 		return w(rec)
 	})
 }
@@ -128,7 +128,7 @@ func connectRows(ctx context.Context, data Data, s Scope, w rowWriter) error {
 		c.into(&rec[3], &rec[4], &rec[6])
 		rec[0], rec[1], rec[2], rec[5] = t.ID, string(t.Type), string(t.Operation), string(t.Status)
 		rec[7], rec[8] = t.Amount.Currency(), t.PaymentID
-		rec[9], rec[10], rec[11] = safeText(t.Reference), safeText(t.Counterparty.Name), t.Counterparty.IBAN
+		rec[9], rec[10], rec[11] = t.Reference, t.Counterparty.Name, t.Counterparty.IBAN
 		return w(rec)
 	})
 }
@@ -161,13 +161,41 @@ func paymentRows(ctx context.Context, data Data, banks *bank.Registry, s Scope, 
 		c.int(p.Amount)
 		c.into(&rec[1], &rec[2], &rec[5])
 		rec[0], rec[3], rec[4], rec[6] = p.ID, p.CustomerID, p.Status, p.Currency
-		rec[7], rec[8] = safeText(p.PaymentReference), safeText(p.InternalReference)
+		rec[7], rec[8] = p.PaymentReference, p.InternalReference
 		rec[9], rec[10], rec[11] = p.PaymentSystem, p.InstitutionID, tt
 		return w(rec)
 	})
 }
 
-// safeText keeps a free-text cell from being read as a formula by a
+// numberColumns are the columns bankrail writes itself from numbers and
+// times (an amount may be negative: "-300" stays a number). Every other
+// column is text and goes through safeText as the row is written
+// (textColumns), whoever chose its value: a client's reference, name,
+// X-Request-Id or address as much as an id or a status.
+var numberColumns = map[string]bool{"occurredAt": true, "createdAt": true, "updatedAt": true, "amount": true, "eventFee": true}
+
+// textColumns are the indexes of each type's text columns (every column
+// but numberColumns).
+var textColumns = func() map[Type][]int {
+	out := map[Type][]int{}
+	for t, header := range Headers {
+		for i, name := range header {
+			if !numberColumns[name] {
+				out[t] = append(out[t], i)
+			}
+		}
+	}
+	return out
+}()
+
+// neutralise makes the text cells of a record of type t safe (safeText).
+func neutralise(t Type, rec []string) {
+	for _, i := range textColumns[t] {
+		rec[i] = safeText(rec[i])
+	}
+}
+
+// safeText keeps a text cell from being read as a formula by a
 // spreadsheet (CSV injection): a cell starting with = + - @ or a tab or
 // carriage return gets a leading apostrophe. See docs/reports.md.
 func safeText(s string) string {

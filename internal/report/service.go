@@ -204,6 +204,7 @@ func (s *Service) write(ctx context.Context, r *Report) error {
 	pace := newPacer(s.busy)
 	err := s.sources[r.Type].rows(ctx, ScopeOf(*r), func(rec []string) error {
 		r.Rows++
+		neutralise(r.Type, rec)
 		if err := f.csv.Write(rec); err != nil {
 			return err
 		}

@@ -35,9 +35,12 @@ func IsUUID(s string) bool { return uuidPattern.MatchString(s) }
 // parameters; v collects every failing field.
 func validate(in Input, v *errs.Validation) Params {
 	var p Params
-	p.Start = dateField(v, "startDate", in.StartDate)
-	p.End = dateField(v, "endDate", in.EndDate)
-	if !p.Start.IsZero() && !p.End.IsZero() {
+	// Whether a date was given is ok, never IsZero: 0001-01-01T00:00:00Z
+	// is a date like any other and must meet the 92 days.
+	var startOK, endOK bool
+	p.Start, startOK = dateField(v, "startDate", in.StartDate)
+	p.End, endOK = dateField(v, "endDate", in.EndDate)
+	if startOK && endOK {
 		switch {
 		case p.End.Before(p.Start):
 			v.Add(errs.InvalidDate, "endDate", "endDate must not be before startDate.")
@@ -91,18 +94,19 @@ func validate(in Input, v *errs.Validation) Params {
 	return p
 }
 
-// dateField parses a required ISO 8601 date-time field.
-func dateField(v *errs.Validation, name string, s *string) time.Time {
+// dateField parses a required ISO 8601 date-time field; ok is false when
+// it is missing or malformed (and v holds why).
+func dateField(v *errs.Validation, name string, s *string) (t time.Time, ok bool) {
 	if s == nil || *s == "" {
 		v.Add(errs.ValueRequired, name, "%s is required: an ISO 8601 date-time such as 2026-06-01T00:00:00Z.", name)
-		return time.Time{}
+		return time.Time{}, false
 	}
 	t, err := time.Parse(time.RFC3339Nano, *s)
 	if err != nil {
 		v.Add(errs.InvalidFormat, name, "%s must be an ISO 8601 date-time such as 2026-06-01T00:00:00Z, got %q.", name, *s)
-		return time.Time{}
+		return time.Time{}, false
 	}
-	return t.UTC()
+	return t.UTC(), true
 }
 
 // checkScope adds the failures that need a lookup: a customerId or an

@@ -22,6 +22,8 @@ func TestValidate(t *testing.T) {
 		{"92 days and a microsecond", Input{StartDate: s(start), EndDate: s("2026-04-03T00:00:00.000001Z")}, []string{"OUT_OF_RANGE endDate"}},
 		{"offsets", Input{StartDate: s("2026-01-01T02:00:00+02:00"), EndDate: s("2026-01-01T00:00:00Z")}, nil},
 		{"reversed", Input{StartDate: s(start), EndDate: s("2025-12-31T23:59:59Z")}, []string{"INVALID_DATE endDate"}},
+		{"the zero time is a date", Input{StartDate: s("0001-01-01T00:00:00Z"), EndDate: s("9999-12-31T23:59:59Z")}, []string{"OUT_OF_RANGE endDate"}},
+		{"an end at the zero time", Input{StartDate: s(start), EndDate: s("0001-01-01T00:00:00Z")}, []string{"INVALID_DATE endDate"}},
 		{"missing", Input{}, []string{"VALUE_REQUIRED startDate", "VALUE_REQUIRED endDate"}},
 		{"formats", Input{StartDate: s("2026-01-01"), EndDate: s(start), CustomerID: s("x"), AccountID: s("")},
 			[]string{"INVALID_FORMAT startDate", "INVALID_FORMAT customerId", "INVALID_FORMAT accountId"}},
@@ -55,5 +57,31 @@ func TestSafeText(t *testing.T) {
 		if got := safeText(in); got != want {
 			t.Errorf("safeText(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestNeutraliseEveryTextColumn: every cell of every type but its numbers
+// and times goes through safeText (issue 28, item 5: the AUDIT_LOG's
+// requestId and ip were written raw); a negative amount stays a number.
+func TestNeutraliseEveryTextColumn(t *testing.T) {
+	t.Parallel()
+	for typ, header := range Headers {
+		rec := make([]string, len(header))
+		for i := range rec {
+			rec[i] = "-1"
+		}
+		neutralise(typ, rec)
+		for i, name := range header {
+			want := "'-1"
+			if numberColumns[name] {
+				want = "-1"
+			}
+			if rec[i] != want {
+				t.Errorf("%s.%s: %q, want %q", typ, name, rec[i], want)
+			}
+		}
+	}
+	if got := textColumns[AuditLog]; len(got) != len(Headers[AuditLog])-1 {
+		t.Errorf("AUDIT_LOG text columns %v: every one but occurredAt", got)
 	}
 }
