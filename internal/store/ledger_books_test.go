@@ -226,7 +226,7 @@ func TestRestoreRefusesBooksThatDoNotBalance(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
 		s, a := booksWithMoney(t, db)
-		ctx := context.Background()
+		ctx := adminContext() // the sandbox service checks its principal
 		svc := sandbox.NewService(s, clock.NewFake(t0), nil, true)
 		var file bytes.Buffer
 		if err := svc.Snapshot(ctx, &file); err != nil {
