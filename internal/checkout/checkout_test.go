@@ -110,7 +110,8 @@ func TestHostedCheckoutToSuccessURL(t *testing.T) {
 }
 
 // Each outcome of the bank page goes to its return URL, or the unified one;
-// without return URLs the payer sees a final page.
+// without return URLs the payer sees a final page, which in the sandbox
+// links the inbox and the dashboard.
 func TestReturnURLs(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
@@ -147,8 +148,8 @@ func TestReturnURLs(t *testing.T) {
 				t.Fatalf("api channel at the bank: %s", st)
 			}
 			done := pr.post(p.DirectURL(), url.Values{"token": {tokenOf(t, p.DirectURL())}, "outcome": {tt.outcome}})
-			if tt.status == "" {
-				pr.get(done.Location).must(t, http.StatusOK, tt.want)
+			if tt.status == "" { // the sandbox's final page: where the developer sees what followed
+				pr.get(done.Location).must(t, http.StatusOK, tt.want, `href="/dashboard/inbox"`, `href="/dashboard/"`)
 				continue
 			}
 			u, _ := url.Parse(done.Location)

@@ -19,6 +19,27 @@ const demoPaymentPath = "/sandbox/demo-payment"
 // docsWhere says where the documentation is: it is not served.
 const docsWhere = "README.md and docs/ in the bankrail repository (github.com/bankrail/bankrail)"
 
+// repositoryDocs is the address of the repository's files the start page
+// links for the documentation, as bankrail does not serve it.
+const repositoryDocs = "https://github.com/bankrail/bankrail/blob/main/"
+
+// homeDoc is a document the start page links: its path in the repository
+// and what it covers.
+type homeDoc struct{ Path, About string }
+
+// homeDocs are the documents the start page links, in its order.
+var homeDocs = []homeDoc{
+	{"README.md", "getting the binary, the first requests, configuration, the command line"},
+	{"docs/payments.md", "creating, reading and listing payments"},
+	{"docs/checkout.md", "the payment lifecycle, hosted checkout and mock banks"},
+	{"docs/notifications.md", "signed notifications and how to verify them"},
+	{"docs/sdk.md", "the Go SDK"},
+	{"docs/cli.md", "the command line: login, trigger, notifications tail"},
+	{"docs/legacy.md", "the legacy API and the embedded checkout"},
+	{"docs/operations.md", "metrics and what to alert on"},
+	{"docs/dashboard.md", "the dashboard, its pages and its sessions"},
+}
+
 // home serves GET /: a page for a person, or for a client that prefers
 // JSON a small index of the same links. In a sandbox with the demo
 // merchant the page offers a demo payment; in production it shows only the
@@ -45,7 +66,8 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) error {
 	}
 	var page bytes.Buffer
 	if err := homePage.Execute(&page, homeData{Sandbox: sandbox, Demo: demo, Version: s.Version,
-		GuidePath: legacyapi.GuidePath, DemoPath: demoPaymentPath, Dashboard: s.Dashboard != nil}); err != nil {
+		GuidePath: legacyapi.GuidePath, DemoPath: demoPaymentPath, Dashboard: s.Dashboard != nil,
+		DocsBase: repositoryDocs, Docs: homeDocs}); err != nil {
 		return err
 	}
 	h := w.Header()
@@ -107,10 +129,13 @@ type homeData struct {
 	Version             string
 	GuidePath, DemoPath string
 	Dashboard           bool // the web console is served at /dashboard/
+	DocsBase            string
+	Docs                []homeDoc
 }
 
 // homePage is the start page, in the checkout pages' style (their
-// stylesheet, same origin): no script, no resource from elsewhere.
+// stylesheet, same origin): no script, no resource from elsewhere (its
+// only links elsewhere are the repository's docs).
 var homePage = template.Must(template.New("home").Parse(`<!doctype html>
 <html lang="en">
 <head>
@@ -150,16 +175,10 @@ var homePage = template.Must(template.New("home").Parse(`<!doctype html>
 <li><a href="{{.GuidePath}}">Migration guide</a> from the legacy Payments API to the Global API</li>
 <li><a href="/healthz">Health</a> and <a href="/readyz">readiness</a></li>
 </ul>
-<p>Documentation, in the bankrail repository (github.com/bankrail/bankrail):</p>
+<p>Documentation, in the bankrail repository (github.com/bankrail/bankrail; bankrail does not serve it):</p>
 <ul>
-<li><code>README.md</code>: getting the binary, the first requests, configuration, the command line</li>
-<li><code>docs/payments.md</code>: creating, reading and listing payments</li>
-<li><code>docs/checkout.md</code>: the payment lifecycle, hosted checkout and mock banks</li>
-<li><code>docs/notifications.md</code>: signed notifications and how to verify them</li>
-<li><code>docs/legacy.md</code>: the legacy API and the embedded checkout</li>
-<li><code>docs/operations.md</code>: metrics and what to alert on</li>
-<li><code>docs/dashboard.md</code>: the dashboard, its pages and its sessions</li>
-</ul>
+{{range .Docs}}<li><a href="{{$.DocsBase}}{{.Path}}"><code>{{.Path}}</code></a>: {{.About}}</li>
+{{end}}</ul>
 </section>
 </main>
 <footer class="foot">bankrail{{if .Sandbox}} &middot; sandbox: no real money moves{{end}}</footer>

@@ -28,9 +28,13 @@ const browserAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,ima
 // reference matches the address of every resource or link of a page.
 var reference = regexp.MustCompile(`(?:href|src|action)="([^"]*)"`)
 
+// repositoryDocs is where the start page links the documentation: the
+// repository's files, as bankrail does not serve them.
+const repositoryDocs = "https://github.com/bankrail/bankrail/blob/main/"
+
 // TestStartPageForAPerson: GET / is a page in the checkout's style, with no
 // script and nothing from another origin, that links the OpenAPI document
-// and the docs. In production it offers nothing else; in a sandbox without
+// and the docs (the repository's files: they are not served). In production it offers nothing else; in a sandbox without
 // the demo merchant it says how to create payments instead.
 func TestStartPageForAPerson(t *testing.T) {
 	t.Parallel()
@@ -52,7 +56,8 @@ func TestStartPageForAPerson(t *testing.T) {
 				t.Errorf("headers: CSP %q, Vary %q", csp, resp.Header.Get("Vary"))
 			}
 			for _, want := range []string{`name="viewport"`, `href="/checkout/static/checkout.css"`, `href="/openapi.json"`,
-				`href="/legacy/migration-guide"`, "README.md", "docs/payments.md", "docs/operations.md"} {
+				`href="/legacy/migration-guide"`, `href="` + repositoryDocs + `README.md"`, `href="` + repositoryDocs + `docs/payments.md"`,
+				`href="` + repositoryDocs + `docs/operations.md"`, `href="` + repositoryDocs + `docs/sdk.md"`} {
 				if !strings.Contains(page, want) {
 					t.Errorf("the page lacks %s", want)
 				}
@@ -61,8 +66,8 @@ func TestStartPageForAPerson(t *testing.T) {
 				t.Error("the page has a script or an inline style")
 			}
 			for _, m := range reference.FindAllStringSubmatch(page, -1) {
-				if !strings.HasPrefix(m[1], "/") && !strings.HasPrefix(m[1], "#") && m[1] != "data:," {
-					t.Errorf("the page refers to %q, outside this instance", m[1])
+				if !strings.HasPrefix(m[1], "/") && !strings.HasPrefix(m[1], "#") && m[1] != "data:," && !strings.HasPrefix(m[1], repositoryDocs) {
+					t.Errorf("the page refers to %q, outside this instance and the repository's docs", m[1])
 				}
 			}
 			if css := env.Do(t, apptest.Request{Method: "GET", Path: "/checkout/static/checkout.css", SkipSpec: true}); css.Status != http.StatusOK {
