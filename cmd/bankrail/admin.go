@@ -55,6 +55,8 @@ var adminCommands = []adminCommand{
 			"Without --id and --iban both are derived from the customer, currency and nickname, so running it again opens\n" +
 			"nothing new; a generated IBAN has valid check digits (GB for GBP, DE otherwise). It starts ACTIVE, balance zero.", accountCreate},
 	{"ledger", "verify", "[--json]", ledgerVerifyAbout, ledgerVerify},
+	{"jobs", "dead", "[--json] [--limit N]", jobsDeadAbout, jobsDead},
+	{"jobs", "retry", "--id ID", jobsRetryAbout, jobsRetry},
 }
 
 // verbsOf lists the commands of noun.

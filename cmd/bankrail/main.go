@@ -27,6 +27,7 @@ Commands:
   keys          rotate token signing keys         (bankrail keys rotate --help)
   account       open, list, show Connect accounts (bankrail account --help)
   ledger        verify the books: balances against postings (bankrail ledger verify --help)
+  jobs          list dead jobs, run one again              (bankrail jobs --help)
 
 For merchant developers, against a running instance (docs/cli.md):
   login         store a profile (URL, credentials) that the commands below use
@@ -66,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return migrate(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		return version(stdout)
-	case "customer", "application", "user", "keys", "account", "ledger":
+	case "customer", "application", "user", "keys", "account", "ledger", "jobs":
 		return admin(ctx, cmd, rest, stdout, stderr)
 	case "sandbox":
 		return sandboxCmd(ctx, rest, stdout, stderr)

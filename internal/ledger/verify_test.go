@@ -18,23 +18,85 @@ import (
 
 // TestSumIsExactAndSeesOverflow: a Sum of any int64 amounts is their
 // exact sum (math/big) when it fits in an int64, and says so when it does
-// not.
+// not. Amounts come in runs of one sign (so the low parts pile up past
+// 2³² and must carry into the high part) and near the limits: ±MaxInt64
+// and its neighbours, amounts whose low part is near ±(2³²-1), and
+// amounts that bring the sum back near a limit with high and low parts
+// pulling apart (landNear), where a Sum that did not carry its low part
+// would call a fitting sum an overflow.
 func TestSumIsExactAndSeesOverflow(t *testing.T) {
 	t.Parallel()
-	edges := rapid.SampledFrom([]int64{math.MaxInt64, math.MinInt64, 1 << 32, -(1 << 32), 1<<32 - 1, -1, 0, 1, math.MaxInt64 - 1})
+	const base = int64(ledger.SplitBase)
+	edges := rapid.SampledFrom([]int64{math.MaxInt64, math.MinInt64, base, -base, base - 1, -(base - 1), -1, 0, 1, math.MaxInt64 - 1})
+	nearLimit := rapid.Custom(func(t *rapid.T) int64 {
+		d := rapid.Int64Range(0, 4*base).Draw(t, "d")
+		return rapid.SampledFrom([]int64{math.MaxInt64 - d, math.MinInt64 + d}).Draw(t, "near")
+	})
+	fullLow := rapid.Custom(func(t *rapid.T) int64 { // low part near ±(2³²-1), high part small
+		a := rapid.Int64Range(0, 4).Draw(t, "high")*base + base - 1 - rapid.Int64Range(0, 16).Draw(t, "d")
+		return a * rapid.SampledFrom([]int64{1, -1}).Draw(t, "sign")
+	})
+	amount := rapid.OneOf(rapid.Int64(), edges, nearLimit, fullLow)
 	rapid.Check(t, func(t *rapid.T) {
-		amounts := rapid.SliceOfN(rapid.OneOf(rapid.Int64(), edges), 0, 12).Draw(t, "amounts")
+		var amounts []int64
+		for range rapid.IntRange(0, 6).Draw(t, "runs") {
+			a, n := amount.Draw(t, "amount"), rapid.IntRange(1, 40).Draw(t, "times")
+			for range n {
+				amounts = append(amounts, a)
+			}
+		}
+		want := sumBig(amounts)
+		if rapid.Bool().Draw(t, "back near a limit") {
+			amounts = landNear(t, amounts, want)
+			want = sumBig(amounts)
+		}
 		var s ledger.Sum
-		want := new(big.Int)
 		for _, a := range amounts {
 			s = s.Add(a)
-			want.Add(want, big.NewInt(a))
 		}
 		got, ok := s.Int64()
 		if ok != want.IsInt64() || ok && got != want.Int64() {
 			t.Fatalf("sum of %v: %d %v, want %v (fits: %v)", amounts, got, ok, want, want.IsInt64())
 		}
 	})
+}
+
+// sumBig is the exact sum of amounts.
+func sumBig(amounts []int64) *big.Int {
+	sum := new(big.Int)
+	for _, a := range amounts {
+		sum.Add(sum, big.NewInt(a))
+	}
+	return sum
+}
+
+// landNear appends to amounts (which sum to sum) a run of amounts whose
+// low parts are near -sign·(2³²-1) and high parts 0, then amounts of high
+// parts only (sign·(2³¹-1)·2³² each, and one remainder) that bring the
+// sum to within 2·2³² of the limit of sign, on either side: the high
+// parts alone pass 2³¹ by about the run's length, and only the low
+// parts' carry brings a fitting sum back.
+func landNear(t *rapid.T, amounts []int64, sum *big.Int) []int64 {
+	const base = int64(ledger.SplitBase)
+	sign := rapid.SampledFrom([]int64{1, -1}).Draw(t, "sign")
+	low := -sign * (base - 1 - rapid.Int64Range(0, 16).Draw(t, "d"))
+	rest := new(big.Int).Set(sum)
+	for range rapid.IntRange(1, 40).Draw(t, "lows") {
+		amounts = append(amounts, low)
+		rest.Add(rest, big.NewInt(low))
+	}
+	limit := int64(math.MaxInt64)
+	if sign < 0 {
+		limit = math.MinInt64
+	}
+	target := new(big.Int).Sub(big.NewInt(limit), big.NewInt(sign*rapid.Int64Range(-2*base, 2*base).Draw(t, "off")))
+	rest.Sub(target, rest) // what the high parts add
+	step := big.NewInt(int64(rest.Sign()) * (math.MaxInt64 / base) * base)
+	for new(big.Int).Abs(rest).Cmp(new(big.Int).Abs(step)) > 0 {
+		amounts = append(amounts, step.Int64())
+		rest.Sub(rest, step)
+	}
+	return append(amounts, rest.Int64())
 }
 
 // books is a BooksReader over slices.

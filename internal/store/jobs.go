@@ -158,7 +158,7 @@ func (s *Store) PurgeFinishedJobs(ctx context.Context, before time.Time) (int, e
 }
 
 // DeadJobs lists up to limit dead jobs, the latest first: what an operator
-// looks at (bankrail job dead).
+// looks at (bankrail jobs dead).
 func (s *Store) DeadJobs(ctx context.Context, limit int) ([]job.Job, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT `+jobColumns+`, COALESCE(finished_at, 0) FROM jobs
 		WHERE state = 'dead' ORDER BY finished_at DESC, id LIMIT $1`, limit)
@@ -197,4 +197,18 @@ func (s *Store) DeadJobCounts(ctx context.Context) (map[string]int, error) {
 		out[kind] = n
 	}
 	return out, translate(rows.Err(), "count dead jobs")
+}
+
+// RetryDeadJob makes the dead job id available again, due at once (its
+// run_at, in the past), with its lease expiries reset: an operator's
+// "run it again" after a fix (bankrail jobs retry). Its attempts count on.
+// A job that is not dead is NOT_FOUND; one whose unique key another
+// waiting job holds is CONFLICT (that job does the work).
+func (s *Store) RetryDeadJob(ctx context.Context, id string) error {
+	res, err := s.write.ExecContext(ctx, `UPDATE jobs SET state = 'available', lease_expiries = 0, finished_at = NULL,
+		locked_until = NULL, lease_id = NULL WHERE id = $1 AND state = 'dead'`, id)
+	if isUniqueViolation(err) {
+		return errs.E(errs.Conflict, "Job %s was not retried: another job of its unique key is waiting to run.", id)
+	}
+	return expectOne(res, err, "dead job "+id)
 }
