@@ -285,7 +285,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Connectors: connectors})
 	apiDeps := httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
-		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(), PublicURL: a.cfg.PublicURL,
+		Proxies: a.proxies(), Version: Version(), PublicURL: a.cfg.PublicURL,
 		Auth: a.auth, DB: a.store, Sandbox: a.sandboxClocks(), RateLimit: a.limiter,
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
