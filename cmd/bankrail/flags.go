@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"os"
 	"strings"
 
@@ -80,4 +81,26 @@ func newLogger(c config.Config, stderr io.Writer) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(stderr, opts))
 	}
 	return slog.New(slog.NewTextHandler(stderr, opts))
+}
+
+// parsePrefixes reads a comma-separated list of networks (CIDR; a bare
+// address is its own /32 or /128) into to.
+func parsePrefixes(s string, to *[]netip.Prefix) error {
+	var out []netip.Prefix
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		p, err := netip.ParsePrefix(f)
+		if err != nil {
+			a, aerr := netip.ParseAddr(f)
+			if aerr != nil {
+				return fmt.Errorf("%q is not a network such as 10.0.0.0/8: %w", f, err)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		out = append(out, p.Masked())
+	}
+	*to = out
+	return nil
 }

@@ -53,7 +53,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.APIRateWindow, "api-rate-window", cfg.APIRateWindow, "the fixed window of --api-rate-limit")
 	fs.DurationVar(&cfg.LedgerVerifyInterval, "ledger-verify-interval", cfg.LedgerVerifyInterval,
 		"how often to verify the books: balances against postings, entries against zero (docs/operations.md)")
-	fs.BoolVar(&cfg.TrustProxyHeaders, "trust-proxy-headers", cfg.TrustProxyHeaders, "take the client address from X-Forwarded-For (behind a proxy only)")
+	fs.BoolVar(&cfg.TrustProxyHeaders, "trust-proxy-headers", cfg.TrustProxyHeaders,
+		"behind a proxy only: take the client address (sign-in throttles, audit log) from X-Forwarded-For, as the outermost trusted proxy saw it (--trusted-proxy-count, --trusted-proxies); entries left of it are the client's own claim and ignored")
+	fs.Func("trusted-proxies", "comma-separated networks (CIDR) of the proxies in front, e.g. 10.0.0.0/8,2001:db8::/32: the client is the right-most X-Forwarded-For hop outside them (needs --trust-proxy-headers)",
+		func(s string) error { return parsePrefixes(s, &cfg.TrustedProxies) })
+	fs.IntVar(&cfg.TrustedProxyCount, "trusted-proxy-count", cfg.TrustedProxyCount,
+		"how many proxies are in front when --trusted-proxies is not given: the client is that many X-Forwarded-For hops from the right (needs --trust-proxy-headers; 0: 1 when it is on)")
 	fs.BoolVar(&cfg.SandboxInstanceControls, "sandbox-instance-controls", cfg.SandboxInstanceControls,
 		"sandbox: let ADMIN users reset, snapshot and restore the whole instance (turn off on a sandbox shared by several teams)")
 	if err := parse(fs, args); err != nil {

@@ -214,6 +214,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		MaxFailures: a.cfg.LoginMaxFailures, MaxFailuresPerUser: a.cfg.LoginMaxFailuresUser, MaxFailuresPerClient: a.cfg.LoginMaxFailuresPerIP,
 		FailureWindow: a.cfg.LoginFailureWindow,
 	})
+	a.identity.OnUserChanged(a.auth.ForgetUser) // this instance refuses a changed user's old tokens at once
 	reg := newRegistry()
 	registerStoreMetrics(reg, a.store)
 	a.books = ledger.NewChecker(a.store.Books(), a.clock, a.log.With("component", "ledger"), metrics.NewLedger(reg))
@@ -284,7 +285,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Connectors: connectors})
 	apiDeps := httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
-		TrustProxy: a.cfg.TrustProxyHeaders, Version: Version(), PublicURL: a.cfg.PublicURL,
+		Proxies: a.proxies(), Version: Version(), PublicURL: a.cfg.PublicURL,
 		Auth: a.auth, DB: a.store, Sandbox: a.sandboxClocks(), RateLimit: a.limiter,
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),

@@ -9,6 +9,7 @@ import (
 	"github.com/bankrail/bankrail/internal/event"
 	"github.com/bankrail/bankrail/internal/mandate"
 	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/webguard"
 	"github.com/bankrail/bankrail/internal/worker"
 )
 
@@ -23,7 +24,7 @@ func (a *App) buildDashboard(mandates *mandate.Service, channels *channel.Servic
 	state dashboard.SandboxResetter) *dashboard.Handler {
 	deps := dashboard.Deps{
 		Log: a.log.With("component", "dashboard"), Clock: a.clock, Sandbox: a.sandboxClocks(),
-		Production: a.cfg.Mode == config.Production, TrustProxy: a.cfg.TrustProxyHeaders,
+		Production: a.cfg.Mode == config.Production, Proxies: a.proxies(),
 		Auth: a.auth, Sessions: a.store, SignIns: a.store,
 		Payments: a.payments, Events: event.NewReader(a.store.Events()), Notifications: a.notify, Inbox: a.inbox(),
 		Refunds: a.refunds, Payouts: a.payouts, Reports: a.reports, Accounts: a.accounts,
@@ -34,4 +35,11 @@ func (a *App) buildDashboard(mandates *mandate.Service, channels *channel.Servic
 	d := dashboard.New(deps)
 	a.workers = append(a.workers, worker.NewPeriodic("dashboard session expiry", SessionExpiryEvery, a.log, d.ExpireSessions))
 	return d
+}
+
+// proxies is what the configuration trusts of X-Forwarded-For, for both
+// HTTP adapters: one reading of the client address for the sign-in
+// throttles and the audit log.
+func (a *App) proxies() webguard.Proxies {
+	return webguard.Proxies{Trust: a.cfg.TrustProxyHeaders, Networks: a.cfg.TrustedProxies, Count: a.cfg.TrustedProxyCount}
 }

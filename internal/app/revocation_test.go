@@ -70,3 +70,59 @@ func TestUserChangesRevokeTokensOnEveryInstance(t *testing.T) {
 			"refresh_token": tokens.RefreshToken}}).Error(t, http.StatusUnauthorized, "UNAUTHORISED")
 	})
 }
+
+// TestUserChangesRevokeTokensAtOnceOnTheChangingInstance: the instance that
+// changes a user's password or role, or disables it, refuses the user's old
+// token from the very next request, without waiting for its generation
+// cache (issue 28, item 8). The clock never advances: on the old code the
+// cached generation still admitted the token.
+func TestUserChangesRevokeTokensAtOnceOnTheChangingInstance(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+		env := apptest.NewOn(t, db)
+		ctx := context.Background()
+		pay := func(token string) *apptest.Response {
+			return env.Do(t, apptest.Request{Method: "POST", Path: "/payments", Token: token, Body: apptest.EUPayment(),
+				Header: map[string]string{"X-Service-Api-Version": "1", "X-Service-Initiation-Channel": "hosted"}})
+		}
+		cached := func(token string) { // the generation is read and cached
+			t.Helper()
+			if resp := env.Do(t, apptest.Request{Method: "GET", Path: "/payments", Token: token}); resp.Status != http.StatusOK {
+				t.Fatalf("before the change: %d %s", resp.Status, resp.Body)
+			}
+		}
+		merchant := apptest.Merchant
+		ensure := func(password, role string) {
+			t.Helper()
+			if _, outcome, err := env.App.Identity().EnsureUser(ctx, identity.UserSpec{CustomerID: apptest.ShopID,
+				Username: merchant.Username, Password: password, Role: role}); err != nil || outcome != identity.Updated {
+				t.Fatalf("change %s: %s %v", merchant.Username, outcome, err)
+			}
+		}
+
+		// A new password.
+		old := env.Token(t, merchant)
+		cached(old)
+		ensure("shop-password-2", "MERCHANT")
+		pay(old).Error(t, http.StatusUnauthorized, "UNAUTHORISED")
+		merchant.Password = "shop-password-2"
+
+		// A demotion.
+		old = env.Token(t, merchant)
+		cached(old)
+		if resp := pay(old); resp.Status != http.StatusCreated {
+			t.Fatalf("a merchant pays: %d %s", resp.Status, resp.Body)
+		}
+		ensure(merchant.Password, "READ_ONLY")
+		pay(old).Error(t, http.StatusUnauthorized, "UNAUTHORISED")
+
+		// Disabling: 401, not the 403 of the viewer's role.
+		viewer := env.Token(t, apptest.Viewer)
+		cached(viewer)
+		pay(viewer).Error(t, http.StatusForbidden, "ACCESS_DENIED")
+		if _, _, err := env.App.Identity().DisableUser(ctx, apptest.Viewer.Username); err != nil {
+			t.Fatal(err)
+		}
+		pay(viewer).Error(t, http.StatusUnauthorized, "UNAUTHORISED")
+	})
+}

@@ -35,6 +35,18 @@ const generationCacheEntries = 10_000
 var errRevoked = errs.E(errs.Unauthorised,
 	"The access token was revoked (the user's role, password or status changed); obtain a new one at POST /oauth.")
 
+// ForgetUser drops what this instance cached of userID's token generation
+// and status, so that its next request reads them afresh: the instance that
+// changes a user's role, password or status calls it at once (through
+// identity.Service.OnUserChanged), and the change holds here from the next
+// request; other instances still see it within GenerationTTL.
+func (s *Service) ForgetUser(userID string) {
+	c := &s.generations
+	c.mu.Lock()
+	delete(c.entries, userID)
+	c.mu.Unlock()
+}
+
 // checkGeneration refuses a principal whose user is gone, disabled, or has a
 // newer token generation than the token carries.
 func (s *Service) checkGeneration(ctx context.Context, p Principal) error {

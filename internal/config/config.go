@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,14 @@ type Config struct {
 	LoginMaxFailuresPerIP int           // per client address within LoginFailureWindow
 	LoginFailureWindow    time.Duration // also the lock-out time
 	TrustProxyHeaders     bool          // take the client address from X-Forwarded-For
+	// TrustedProxies are the addresses of the proxies in front: the client
+	// is the right-most X-Forwarded-For hop outside them. Empty: count them
+	// instead (TrustedProxyCount).
+	TrustedProxies []netip.Prefix
+	// TrustedProxyCount is how many proxies are in front when
+	// TrustedProxies is empty: the client is that many hops from the right
+	// of X-Forwarded-For. Validate makes 0 one when the headers are trusted.
+	TrustedProxyCount int
 
 	IdempotencyTTL    time.Duration // how long Idempotency-Key replays are kept
 	IdempotencyStrict bool          // every key reuse is a 409
@@ -186,6 +195,23 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresUser <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentMajor <= 0 {
 		add("body limit, login failure limits and maximum payment amount must be positive")
+	}
+	if c.TrustedProxyCount < 0 {
+		add("--trusted-proxy-count must be 0 or positive, got %d", c.TrustedProxyCount)
+	}
+	if len(c.TrustedProxies) > 0 && c.TrustedProxyCount > 0 {
+		add("--trusted-proxies and --trusted-proxy-count exclude each other: name the proxies or count them")
+	}
+	if (len(c.TrustedProxies) > 0 || c.TrustedProxyCount > 0) && !c.TrustProxyHeaders {
+		add("--trusted-proxies and --trusted-proxy-count need --trust-proxy-headers")
+	}
+	for _, p := range c.TrustedProxies {
+		if !p.IsValid() {
+			add("--trusted-proxies: %q is not a network", p)
+		}
+	}
+	if c.TrustProxyHeaders && len(c.TrustedProxies) == 0 && c.TrustedProxyCount == 0 {
+		c.TrustedProxyCount = 1 // one proxy in front, the common case
 	}
 	if c.APIRateLimit < 0 {
 		add("--api-rate-limit must be 0 (off) or positive, got %d", c.APIRateLimit)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +64,12 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		{"rate window", func(c *Config) { c.APIRateWindow = time.Millisecond }, "--api-rate-window"},
 		{"maximum payment overflows", func(c *Config) { c.MaxPaymentMajor = 1 << 62 }, "--max-payment-major"},
 		{"ledger verify interval zero", func(c *Config) { c.LedgerVerifyInterval = 0 }, "--ledger-verify-interval must be at least 1s"},
+		{"trusted proxy count negative", func(c *Config) { c.TrustProxyHeaders, c.TrustedProxyCount = true, -1 }, "--trusted-proxy-count"},
+		{"trusted proxies without trusting headers", func(c *Config) { c.TrustedProxyCount = 2 }, "need --trust-proxy-headers"},
+		{"trusted proxies named and counted", func(c *Config) {
+			c.TrustProxyHeaders, c.TrustedProxyCount = true, 2
+			c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}
+		}, "exclude each other"},
 		{"ledger verify interval too short", func(c *Config) { c.LedgerVerifyInterval = time.Millisecond }, "--ledger-verify-interval"},
 	}
 	for _, tt := range tests {
@@ -87,5 +94,19 @@ func TestDatabaseDescriptionHidesPassword(t *testing.T) {
 	}
 	if d := c.DatabaseDescription(); strings.Contains(d, "s3cret") {
 		t.Fatalf("description leaks the password: %s", d)
+	}
+}
+
+// TestTrustedProxiesDefault: trusting the headers without naming or counting
+// the proxies means one proxy in front (issue 28, item 4).
+func TestTrustedProxiesDefault(t *testing.T) {
+	t.Parallel()
+	c := Default()
+	c.TrustProxyHeaders = true
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.TrustedProxyCount != 1 {
+		t.Fatalf("TrustedProxyCount = %d, want 1", c.TrustedProxyCount)
 	}
 }

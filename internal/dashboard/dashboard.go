@@ -76,10 +76,10 @@ type SandboxResetter interface {
 // absent.
 type Deps struct {
 	Log        *slog.Logger
-	Clock      clock.Clock     // the service clock; Now is the base time (sessions)
-	Sandbox    *sandbox.Clocks // the controls of the per-tenant sandbox clocks; nil in production
-	Production bool            // Secure cookies; no sandbox pages
-	TrustProxy bool            // take the client address from X-Forwarded-For (sign-in throttle, audit)
+	Clock      clock.Clock      // the service clock; Now is the base time (sessions)
+	Sandbox    *sandbox.Clocks  // the controls of the per-tenant sandbox clocks; nil in production
+	Production bool             // Secure cookies; no sandbox pages
+	Proxies    webguard.Proxies // which proxies may name the client address (sign-in throttle, audit)
 
 	Auth     *auth.Service
 	Sessions auth.SessionStore

@@ -216,7 +216,7 @@ func sameOrigin(r *http.Request) bool { return crossOrigin.Check(r) == nil }
 func requestID(w http.ResponseWriter) string { return w.Header().Get("X-Request-Id") }
 
 // clientAddr is the address sign-ins are throttled and audited by.
-func (h *base) clientAddr(r *http.Request) string { return webguard.ClientAddr(r, h.TrustProxy) }
+func (h *base) clientAddr(r *http.Request) string { return h.Proxies.ClientAddr(r) }
 
 // ExpireSessions deletes the sessions that ended (a periodic worker).
 func (h *Handler) ExpireSessions(ctx context.Context) error {

@@ -14,7 +14,6 @@ import (
 	"github.com/bankrail/bankrail/internal/auth"
 	"github.com/bankrail/bankrail/internal/errs"
 	legacyapi "github.com/bankrail/bankrail/internal/legacy"
-	"github.com/bankrail/bankrail/internal/webguard"
 )
 
 type ctxKey int
@@ -258,4 +257,4 @@ func checkAPIVersion(r *http.Request, allowed ...string) error {
 }
 
 // clientAddr is the address failed logins are counted against.
-func (s *Server) clientAddr(r *http.Request) string { return webguard.ClientAddr(r, s.TrustProxy) }
+func (s *Server) clientAddr(r *http.Request) string { return s.Proxies.ClientAddr(r) }

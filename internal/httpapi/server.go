@@ -29,6 +29,7 @@ import (
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/sandbox"
+	"github.com/bankrail/bankrail/internal/webguard"
 )
 
 // Pinger reports whether the database answers.
@@ -43,7 +44,7 @@ type Deps struct {
 	Clock        clock.Clock
 	Mode         config.Mode
 	MaxBodyBytes int64
-	TrustProxy   bool
+	Proxies      webguard.Proxies // which proxies may name the client address (sign-in throttle, audit)
 	Version      string
 	PublicURL    string // where clients reach this instance: the servers of the served OpenAPI document
 

@@ -21,6 +21,7 @@ type Service struct {
 	clock    clock.Clock
 	hasher   *Hasher
 	checkURL URLCheck
+	changed  func(userID string)
 }
 
 // URLCheck vets a notification URL as it enters (netguard.CheckURL in
@@ -30,6 +31,23 @@ type URLCheck func(ctx context.Context, rawURL, field string) error
 // CheckNotificationURLs makes every application's notification URL pass
 // check when it is set, whoever sets it (seed file, admin command, API).
 func (s *Service) CheckNotificationURLs(check URLCheck) { s.checkURL = check }
+
+// OnUserChanged makes f run with a user's id once a change of its role,
+// password or status is stored (auth.Service.ForgetUser, so that this
+// instance refuses the user's old tokens from its next request).
+func (s *Service) OnUserChanged(f func(userID string)) { s.changed = f }
+
+// userChanged stores u, whose token generation was bumped, and reports the
+// change.
+func (s *Service) userChanged(ctx context.Context, u User) error {
+	if err := s.store.UpdateUser(ctx, u); err != nil {
+		return err
+	}
+	if s.changed != nil {
+		s.changed(u.ID)
+	}
+	return nil
+}
 
 // NewService returns an identity service.
 func NewService(store Store, clk clock.Clock, hasher *Hasher) *Service {
@@ -199,7 +217,7 @@ func (s *Service) EnsureUser(ctx context.Context, spec UserSpec) (User, Outcome,
 			return existing, Unchanged, nil
 		}
 		existing.TokenGeneration++ // tokens issued with the old role or password stop working
-		return existing, Updated, s.store.UpdateUser(ctx, existing)
+		return existing, Updated, s.userChanged(ctx, existing)
 	case !errs.Is(err, errs.NotFound):
 		return User{}, "", err
 	}
@@ -216,7 +234,7 @@ func (s *Service) EnsureUser(ctx context.Context, spec UserSpec) (User, Outcome,
 }
 
 // DisableUser stops the user with username from signing in and revokes its
-// access tokens (they stop working within seconds on every instance).
+// access tokens (at once on this instance, within seconds on every other).
 // Disabling a disabled user changes nothing.
 func (s *Service) DisableUser(ctx context.Context, username string) (User, Outcome, error) {
 	u, err := s.store.GetUserByUsername(ctx, username)
@@ -228,7 +246,7 @@ func (s *Service) DisableUser(ctx context.Context, username string) (User, Outco
 	}
 	u.DisabledAt = clock.Base(s.clock) // basetime: the operator's, as a customer's (EnsureCustomer)
 	u.TokenGeneration++
-	return u, Updated, s.store.UpdateUser(ctx, u)
+	return u, Updated, s.userChanged(ctx, u)
 }
 
 // vetURL applies the URL check, if any, to spec's notification URL, and

@@ -9,9 +9,7 @@ package webguard
 
 import (
 	"context"
-	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/bankrail/bankrail/internal/audit"
@@ -22,22 +20,6 @@ import (
 // unit of work of its own (the store implements it).
 type SignInAuditor interface {
 	RecordFailedSignIn(ctx context.Context, e audit.Entry, username, clientID string) error
-}
-
-// ClientAddr is the address of r's client: the first X-Forwarded-For
-// address when the proxy in front is trusted, else the peer's host.
-func ClientAddr(r *http.Request, trustProxy bool) string {
-	if trustProxy {
-		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
-			first, _, _ := strings.Cut(xff, ",")
-			return strings.TrimSpace(first)
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // Audited returns r with the pending audit entry of a change by p in its
