@@ -40,36 +40,45 @@ const (
 	SandboxAct     Operation = "act in the sandbox"
 	SandboxWhole   Operation = "act on the whole sandbox"
 	SandboxObserve Operation = "read the sandbox's notification settings"
+	// The operator's operations (RoleOperator).
+	InstanceControl Operation = "act on the whole instance"
+	BankFilesRead   Operation = "read the files exchanged with the bank"
+	BankFilesImport Operation = "import the bank's files"
+	BankExceptions  Operation = "resolve reconciliation exceptions"
 )
 
 var operationPermissions = map[Operation]Permission{
-	PaymentCreate:  PaymentsWrite,
-	PaymentRead:    PaymentsRead,
-	RefundRequest:  PaymentsWrite,
-	RefundRead:     PaymentsRead,
-	PayoutCreate:   PaymentsWrite,
-	PayoutRead:     PaymentsRead,
-	PayoutVerify:   PaymentsWrite,
-	MandateCreate:  PaymentsWrite,
-	MandateRead:    PaymentsRead,
-	MandateChange:  PaymentsWrite,
-	ChannelCreate:  PaymentsWrite,
-	ChannelRead:    PaymentsRead,
-	AliasOrder:     PaymentsWrite,
-	AliasRead:      PaymentsRead,
-	AliasChange:    PaymentsWrite,
-	AccountRead:    PaymentsRead,
-	HistoryRead:    PaymentsRead,
-	ReportCreate:   ReportsWrite,
-	ReportRead:     ReportsRead,
-	NotifyRead:     NotificationsRead,
-	NotifySend:     NotificationsWrite,
-	AppRead:        NotificationsRead,
-	CustomerRead:   PaymentsRead, // every role has it
-	AppChange:      NotificationsWrite,
-	SandboxAct:     SandboxControl,
-	SandboxWhole:   SandboxInstance,
-	SandboxObserve: NotificationsRead,
+	PaymentCreate:   PaymentsWrite,
+	PaymentRead:     PaymentsRead,
+	RefundRequest:   PaymentsWrite,
+	RefundRead:      PaymentsRead,
+	PayoutCreate:    PaymentsWrite,
+	PayoutRead:      PaymentsRead,
+	PayoutVerify:    PaymentsWrite,
+	MandateCreate:   PaymentsWrite,
+	MandateRead:     PaymentsRead,
+	MandateChange:   PaymentsWrite,
+	ChannelCreate:   PaymentsWrite,
+	ChannelRead:     PaymentsRead,
+	AliasOrder:      PaymentsWrite,
+	AliasRead:       PaymentsRead,
+	AliasChange:     PaymentsWrite,
+	AccountRead:     PaymentsRead,
+	HistoryRead:     PaymentsRead,
+	ReportCreate:    ReportsWrite,
+	ReportRead:      ReportsRead,
+	NotifyRead:      NotificationsRead,
+	NotifySend:      NotificationsWrite,
+	AppRead:         NotificationsRead,
+	CustomerRead:    PaymentsRead, // every role has it
+	AppChange:       NotificationsWrite,
+	SandboxAct:      SandboxControl,
+	SandboxWhole:    SandboxInstance,
+	SandboxObserve:  NotificationsRead,
+	InstanceControl: InstanceOperate,
+	BankFilesRead:   BankOperate,
+	BankFilesImport: BankOperate,
+	BankExceptions:  BankOperate,
 }
 
 // Needs is the permission op needs (empty for an unknown operation, which

@@ -12,8 +12,13 @@ import (
 func TestEveryOperationNeedsAKnownPermission(t *testing.T) {
 	t.Parallel()
 	for _, op := range identity.Operations() {
-		if !identity.RoleAdmin.Can(op.Needs()) {
-			t.Errorf("%q needs %q, which not even ADMIN has", op, op.Needs())
+		if !identity.RoleAdmin.Can(op.Needs()) && !identity.RoleOperator.Can(op.Needs()) {
+			t.Errorf("%q needs %q, which neither ADMIN nor OPERATOR has", op, op.Needs())
+		}
+		// The two never share a permission: a tenant's ADMIN acts on its
+		// own tree, the operator on the instance and on no tenant's payments.
+		if identity.RoleAdmin.Can(op.Needs()) && identity.RoleOperator.Can(op.Needs()) {
+			t.Errorf("%q needs %q, which both ADMIN and OPERATOR have", op, op.Needs())
 		}
 	}
 	if got := identity.Operation("no such operation").Needs(); got != "" {
@@ -38,6 +43,9 @@ func TestAuthorize(t *testing.T) {
 		{"read-only changes", as(identity.RoleReadOnly), identity.RefundRequest, errs.AccessDenied, "Your role READ_ONLY does not have the payments:write permission."},
 		{"read-only controls the sandbox", as(identity.RoleReadOnly), identity.SandboxAct, errs.AccessDenied, "Your role READ_ONLY does not have the sandbox:control permission."},
 		{"merchant changes", as(identity.RoleMerchant), identity.PayoutCreate, "", ""},
+		{"operator reads no payments", as(identity.RoleOperator), identity.PaymentRead, errs.AccessDenied, "Your role OPERATOR does not have the payments:read permission."},
+		{"admin imports no statements", as(identity.RoleAdmin), identity.BankFilesImport, errs.AccessDenied, "Your role ADMIN does not have the bank:operate permission."},
+		{"operator imports statements", as(identity.RoleOperator), identity.BankFilesImport, "", ""},
 		{"merchant resets the sandbox", as(identity.RoleMerchant), identity.SandboxWhole, errs.AccessDenied, "Your role MERCHANT does not have the sandbox:instance permission."},
 		{"admin resets the sandbox", as(identity.RoleAdmin), identity.SandboxWhole, "", ""},
 		{"unknown role", as("NOBODY"), identity.PaymentRead, errs.AccessDenied, "Your role NOBODY does not have the payments:read permission."},

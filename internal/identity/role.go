@@ -14,6 +14,14 @@ const (
 	RoleAdmin    Role = "ADMIN"     // everything, including the sandbox controls
 	RoleMerchant Role = "MERCHANT"  // take payments, read and act on them
 	RoleReadOnly Role = "READ_ONLY" // read only
+	// RoleOperator is the instance's operator: the provider's own staff who
+	// connect it to its bank and run it, never a merchant. An operator acts
+	// on the whole instance (its controls, bank statements, transfer files,
+	// reconciliation exceptions) and on no customer's payments: the role has
+	// none of the merchant permissions, so every merchant operation refuses
+	// it. Only the admin CLI (database access) makes an operator; no API
+	// grants the role.
+	RoleOperator Role = "OPERATOR"
 )
 
 // Permission is one action a role may take.
@@ -31,6 +39,13 @@ const (
 	// SandboxInstance acts on the whole sandbox instance, every customer's
 	// data at once (reset, snapshot, restore): ADMIN only.
 	SandboxInstance Permission = "sandbox:instance"
+	// InstanceOperate acts on the whole instance, every customer's data at
+	// once: the operator's.
+	InstanceOperate Permission = "instance:operate"
+	// BankOperate exchanges files with the instance's bank (statements in,
+	// transfer files out, the bank's answers) and resolves reconciliation
+	// exceptions: the operator's.
+	BankOperate Permission = "bank:operate"
 )
 
 var rolePermissions = map[Role][]Permission{
@@ -39,6 +54,7 @@ var rolePermissions = map[Role][]Permission{
 	RoleMerchant: {PaymentsRead, PaymentsWrite, NotificationsRead, NotificationsWrite,
 		ReportsRead, ReportsWrite, SandboxControl},
 	RoleReadOnly: {PaymentsRead, NotificationsRead, ReportsRead},
+	RoleOperator: {InstanceOperate, BankOperate},
 }
 
 // ParseRole validates a role name.
