@@ -1681,6 +1681,21 @@ func (e CreateLegacyPaymentParamsXServiceAPIVersion) Valid() bool {
 	}
 }
 
+// Defines values for RequestLegacyRefundParamsXServiceTestingScenario.
+const (
+	RequestLegacyRefundParamsXServiceTestingScenarioREFUNDREJECTED RequestLegacyRefundParamsXServiceTestingScenario = "REFUND_REJECTED"
+)
+
+// Valid indicates whether the value is a known member of the RequestLegacyRefundParamsXServiceTestingScenario enum.
+func (e RequestLegacyRefundParamsXServiceTestingScenario) Valid() bool {
+	switch e {
+	case RequestLegacyRefundParamsXServiceTestingScenarioREFUNDREJECTED:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListMandatesParamsXServiceAPIVersion.
 const (
 	ListMandatesParamsXServiceAPIVersionN1 ListMandatesParamsXServiceAPIVersion = "1"
@@ -2748,6 +2763,12 @@ type LegacyBeneficiary struct {
 	SwiftBIC      string `json:"swiftBic,omitempty"`
 }
 
+// LegacyCancelled The answer of POST /legacy/payments/{id}/cancel.
+type LegacyCancelled struct {
+	PaymentID string        `json:"paymentId"`
+	Status    PaymentStatus `json:"status"`
+}
+
 // LegacyCommon Fields of the legacy payment request that the embedded checkout shares; see docs/legacy-migration.md
 // for where each goes. `currencyCode` decides the payment system: GBP (OPEN_BANKING_UK) takes a
 // beneficiary `sortCode` and `accountNumber`, EUR (OPEN_BANKING_EU) a beneficiary `iban`.
@@ -2785,21 +2806,22 @@ type LegacyCommonCurrencyCode string
 
 // LegacyError defines model for LegacyError.
 type LegacyError struct {
+	// Exception The body of a legacy error.
 	Exception LegacyException `json:"exception"`
 }
 
-// LegacyFieldError defines model for LegacyError.exception.errorList.
-type LegacyFieldError struct {
-	Message  string `json:"message"`
-	Property string `json:"property"`
-}
-
-// LegacyException defines model for LegacyError.exception.
+// LegacyException The body of a legacy error.
 type LegacyException struct {
 	// Code the HTTP status
 	Code      int64              `json:"code"`
 	ErrorList []LegacyFieldError `json:"errorList"`
 	Message   string             `json:"message"`
+}
+
+// LegacyFieldError defines model for LegacyException.errorList.
+type LegacyFieldError struct {
+	Message  string `json:"message"`
+	Property string `json:"property"`
 }
 
 // LegacyNameMatchScore The legacy API's name match score.
@@ -2816,6 +2838,25 @@ type LegacyPayer struct {
 	// Name accepted and ignored (the Global payer has firstName and lastName)
 	Name      string `json:"name,omitempty"`
 	Reference string `json:"reference,omitempty"`
+}
+
+// LegacyPayment A payment as the legacy API reads it (GET /legacy/payments/{id}).
+type LegacyPayment struct {
+	// Amount minor units
+	Amount    int64     `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Currency Examples: GBP
+	Currency string `json:"currency"`
+	ID       string `json:"id"`
+
+	// MerchantInternalReference the Global internalReference; absent when the payment has none
+	MerchantInternalReference string        `json:"merchantInternalReference,omitempty"`
+	Status                    PaymentStatus `json:"status"`
+
+	// UniqueReference the Global paymentReference, or the one bankrail made up
+	UniqueReference string    `json:"uniqueReference"`
+	UpdatedAt       time.Time `json:"updatedAt"`
 }
 
 // LegacyPaymentCreated defines model for LegacyPaymentCreated.
@@ -2876,11 +2917,17 @@ type LegacyPaymentRequestCurrencyCode string
 // LegacyShopper The legacy shopper (also the embedded checkout's).
 type LegacyShopper struct {
 	// DocumentID accepted and ignored (not stored)
-	DocumentID       string `json:"documentId,omitempty"`
-	Email            string `json:"email,omitempty"`
-	FirstName        string `json:"firstName,omitempty"`
-	IP               string `json:"ip,omitempty"`
-	LastName         string `json:"lastName,omitempty"`
+	DocumentID string `json:"documentId,omitempty"`
+	Email      string `json:"email,omitempty"`
+	FirstName  string `json:"firstName,omitempty"`
+
+	// FirstNameSnake firstName as some clients spell it; both given must be equal
+	FirstNameSnake string `json:"first_name,omitempty"`
+	IP             string `json:"ip,omitempty"`
+	LastName       string `json:"lastName,omitempty"`
+
+	// LastNameSnake lastName as some clients spell it; both given must be equal
+	LastNameSnake    string `json:"last_name,omitempty"`
 	OrganisationName string `json:"organisationName,omitempty"`
 	Reference        string `json:"reference,omitempty"`
 }
@@ -2889,6 +2936,17 @@ type LegacyShopper struct {
 type LegacySummaryDetail struct {
 	Label string `json:"label"`
 	Value string `json:"value"`
+}
+
+// LegacyTokenError An error of `POST /legacy/oauth`: the legacy token endpoint's own shape `{code, message}` (`code` the HTTP
+// status, a number), with the legacy `exception` beside it, so that a client of either shape reads it.
+type LegacyTokenError struct {
+	// Code the HTTP status
+	Code int64 `json:"code"`
+
+	// Exception The body of a legacy error.
+	Exception LegacyException `json:"exception"`
+	Message   string          `json:"message"`
 }
 
 // Link defines model for Link.
@@ -3929,6 +3987,10 @@ type Conflict = Error
 // InternalError defines model for InternalError.
 type InternalError = Error
 
+// LegacyTokenTooManyRequests An error of `POST /legacy/oauth`: the legacy token endpoint's own shape `{code, message}` (`code` the HTTP
+// status, a number), with the legacy `exception` beside it, so that a client of either shape reads it.
+type LegacyTokenTooManyRequests = LegacyTokenError
+
 // LegacyTooManyRequests defines model for LegacyTooManyRequests.
 type LegacyTooManyRequests = LegacyError
 
@@ -4298,6 +4360,19 @@ type CreateLegacyPaymentParamsXServiceAPIVersion string
 type GetLegacyNameMatchScoreParams struct {
 	AllowInitials *bool `form:"allow_initials,omitempty" json:"allow_initials,omitempty"`
 }
+
+// RequestLegacyRefundParams defines parameters for RequestLegacyRefund.
+type RequestLegacyRefundParams struct {
+	// IdempotencyKey 1 to 64 printable ASCII characters without spaces (`!` to `~`; a uuid is recommended). Empty, longer,
+	// another character or the header sent twice is 400 INVALID_HTTP_HEADER.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+
+	// XServiceTestingScenario Sandbox only: REFUND_REJECTED.
+	XServiceTestingScenario *RequestLegacyRefundParamsXServiceTestingScenario `json:"X-Service-Testing-Scenario,omitempty"`
+}
+
+// RequestLegacyRefundParamsXServiceTestingScenario defines parameters for RequestLegacyRefund.
+type RequestLegacyRefundParamsXServiceTestingScenario string
 
 // ListMandatesParams defines parameters for ListMandates.
 type ListMandatesParams struct {
@@ -4693,6 +4768,9 @@ type CreateLegacyTokenFormdataRequestBody = TokenRequest
 
 // CreateLegacyPaymentJSONRequestBody defines body for CreateLegacyPayment for application/json ContentType.
 type CreateLegacyPaymentJSONRequestBody = LegacyPaymentRequest
+
+// RequestLegacyRefundJSONRequestBody defines body for RequestLegacyRefund for application/json ContentType.
+type RequestLegacyRefundJSONRequestBody = RefundRequest
 
 // CreateMandateJSONRequestBody defines body for CreateMandate for application/json ContentType.
 type CreateMandateJSONRequestBody = MandateCreateRequest

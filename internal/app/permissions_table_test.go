@@ -51,6 +51,7 @@ var checkedMethods = map[string]identity.Operation{
 	"notify.Settings.RotateSecret":        identity.AppChange,
 	"notify.Settings.SetChaos":            identity.SandboxAct,
 	"payment.Service.Authorise":           identity.SandboxAct,
+	"payment.Service.Cancel":              identity.PaymentCancel,
 	"payment.Service.Create":              identity.PaymentCreate,
 	"payment.Service.CreateForMandate":    identity.PaymentCreate,
 	"payment.Service.Get":                 identity.PaymentRead,

@@ -60,11 +60,15 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="bankrail"`)
 	}
-	if isLegacy(r.Context()) {
+	switch errorShapeOf(r.Context()) {
+	case legacyTokenShape:
+		body := legacyErrorOf(status, e)
+		writeJSON(w, status, api.LegacyTokenError{Code: body.Exception.Code, Message: body.Exception.Message, Exception: body.Exception})
+	case legacyShape:
 		writeJSON(w, status, legacyErrorOf(status, e))
-		return
+	default:
+		writeJSON(w, status, errorOf(e))
 	}
-	writeJSON(w, status, errorOf(e))
 }
 
 // errorOf is the Global API error body of e; errors is left out when no
@@ -82,7 +86,9 @@ func errorOf(e *errs.Error) api.Error {
 }
 
 // legacyErrorOf is the legacy Payments API error body of e, answered with
-// status.
+// status. The legacy token endpoint answers its exception with its code
+// and message beside it (api.LegacyTokenError): the shape the provider's
+// token endpoint has, which clients of the legacy API parse.
 func legacyErrorOf(status int, e *errs.Error) api.LegacyError {
 	body := api.LegacyError{Exception: api.LegacyException{Code: int64(status), Message: legacyMessage(e), ErrorList: []api.LegacyFieldError{}}}
 	for _, f := range e.Fields {

@@ -53,16 +53,38 @@ func requestIDFrom(ctx context.Context) string {
 	return id
 }
 
+// legacyTokenPath is the legacy API's token endpoint, whose errors have a
+// shape of their own (legacyTokenErrorOf).
+const legacyTokenPath = "/legacy/oauth"
+
+// errorShape is the shape of a request's errors.
+type errorShape int
+
+const (
+	globalShape      errorShape = iota // {code, message, errors}
+	legacyShape                        // {exception: {code, message, errorList}}
+	legacyTokenShape                   // {code, message, exception} (legacyTokenPath)
+)
+
 // asLegacy marks a request of the legacy API: its errors take the legacy
-// shape, and its answer carries the deprecation headers.
+// shape (the token endpoint's its own), and its answer carries the
+// deprecation headers.
 func asLegacy(w http.ResponseWriter, r *http.Request) *http.Request {
 	for _, h := range legacyapi.DeprecationHeaders() {
 		w.Header().Set(h.Name, h.Value)
 	}
-	return r.WithContext(context.WithValue(r.Context(), legacyKey, true))
+	shape := legacyShape
+	if r.URL.Path == legacyTokenPath {
+		shape = legacyTokenShape
+	}
+	return r.WithContext(context.WithValue(r.Context(), legacyKey, shape))
 }
 
-func isLegacy(ctx context.Context) bool { v, _ := ctx.Value(legacyKey).(bool); return v }
+// errorShapeOf is the shape of the errors of the request of ctx.
+func errorShapeOf(ctx context.Context) errorShape {
+	v, _ := ctx.Value(legacyKey).(errorShape)
+	return v
+}
 
 // withInFlight counts the request in Deps.InFlight while it is answered.
 func (s *Server) withInFlight(next http.Handler) http.Handler {

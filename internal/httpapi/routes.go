@@ -12,9 +12,10 @@ func (s *Server) routes() {
 	s.handle("GET /openapi.json", s.openAPI, public)
 	s.handle("GET /.well-known/jwks.json", s.jwks, public)
 
-	// OAuth: Global (JSON) and legacy (form encoded).
+	// OAuth: Global and legacy (JSON or a form); the legacy one answers
+	// errors in the legacy token endpoint's shape.
 	s.handle("POST /oauth", s.token, public)
-	s.handle("POST /legacy/oauth", s.token, public, legacy)
+	s.handle("POST "+legacyTokenPath, s.token, public, legacy)
 
 	// Payments (Global API), the bank registry and the payer's short links.
 	if s.Payments != nil {
@@ -32,6 +33,8 @@ func (s *Server) routes() {
 	if s.Legacy != nil {
 		s.handle("POST /legacy/payments", s.createLegacyPayment, needs(identity.PaymentCreate), legacyVersioned, legacy)
 		s.handle("GET /legacy/payments/{id}/name-match-score", s.legacyNameMatchScore, needs(identity.PaymentRead), legacy)
+		s.handle("GET /legacy/payments/{id}", s.getLegacyPayment, needs(identity.PaymentRead), legacy)
+		s.handle("POST /legacy/payments/{id}/cancel", s.cancelLegacyPayment, needs(identity.PaymentCancel), legacy)
 		s.handle("GET /legacy/migration-guide", s.migrationGuide, public, legacy)
 		s.handle("POST /dropin", s.createDropin, needs(identity.PaymentCreate))
 	}
@@ -85,6 +88,9 @@ func (s *Server) routes() {
 		s.handle("POST /payments/{id}/request-refund", s.requestRefund, needs(identity.RefundRequest), versioned)
 		s.handle("GET /payments/{id}/refunds", s.listPaymentRefunds, needs(identity.RefundRead), versioned)
 		s.handle("GET /refunds/{id}", s.getRefund, needs(identity.RefundRead), versioned)
+		if s.Legacy != nil {
+			s.handle("POST /legacy/payments/{id}/request-refund", s.requestRefund, needs(identity.RefundRequest), legacy)
+		}
 	}
 	// Stablecoin deposit channels (creation is sandbox only).
 	if s.Channels != nil {

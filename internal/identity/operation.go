@@ -15,6 +15,7 @@ type Operation string
 const (
 	PaymentCreate  Operation = "create a payment"
 	PaymentRead    Operation = "read payments"
+	PaymentCancel  Operation = "cancel a payment"
 	RefundRequest  Operation = "request a refund"
 	RefundRead     Operation = "read refunds"
 	PayoutCreate   Operation = "create a payout"
@@ -50,6 +51,7 @@ const (
 var operationPermissions = map[Operation]Permission{
 	PaymentCreate:   PaymentsWrite,
 	PaymentRead:     PaymentsRead,
+	PaymentCancel:   PaymentsWrite,
 	RefundRequest:   PaymentsWrite,
 	RefundRead:      PaymentsRead,
 	PayoutCreate:    PaymentsWrite,

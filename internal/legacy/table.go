@@ -36,6 +36,8 @@ var Table = []Row{
 	{Legacy: []string{"payer.ip"}, Global: []string{"device.ip"}, Note: "When shopper.ip is given too, both must be equal."},
 	{Legacy: []string{"shopper.reference", "shopper.email", "shopper.firstName", "shopper.lastName", "shopper.organisationName"},
 		Global: []string{"payer.reference", "payer.email", "payer.firstName", "payer.lastName", "payer.organisationName"}},
+	{Legacy: []string{"shopper.first_name", "shopper.last_name"}, Global: []string{"payer.firstName", "payer.lastName"},
+		Note: "shopper.firstName and shopper.lastName as some clients spell them (the connector of the payment platform Hyperswitch); when both spellings are given, they must be equal."},
 	{Legacy: []string{"shopper.ip"}, Global: []string{"device.ip"}},
 	{Legacy: []string{"shopper.documentId"},
 		Note: "No Global field: accepted and ignored, not stored (bankrail keeps no identity documents)."},

@@ -33,6 +33,8 @@ var rowCases = map[string]struct {
 	"payer.ip":   {`"payer":{"ip":"203.0.113.7"}`, map[string]any{"device": map[string]any{"ip": "203.0.113.7"}}},
 	"shopper.reference": {`"shopper":{"reference":"cust-1","email":"anna@example.com","firstName":"Anna","lastName":"Müller","organisationName":"Acme"}`,
 		map[string]any{"payer": map[string]any{"reference": "cust-1", "email": "anna@example.com", "firstName": "Anna", "lastName": "Müller", "organisationName": "Acme"}}},
+	"shopper.first_name": {`"shopper":{"reference":"cust-1","first_name":"Anna","last_name":"Müller"}`,
+		map[string]any{"payer": map[string]any{"reference": "cust-1", "firstName": "Anna", "lastName": "Müller"}}},
 	"shopper.ip":         {`"shopper":{"ip":"2001:db8::1"}`, map[string]any{"device": map[string]any{"ip": "2001:db8::1"}, "payer": nil}},
 	"shopper.documentId": {`"shopper":{"documentId":"X1234567"}`, map[string]any{"payer": nil}},
 	"bank": {`"bank":"ba4c0276-0000-4000-8000-000000000001"`,

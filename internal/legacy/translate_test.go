@@ -69,6 +69,12 @@ func TestValidationErrorsInLegacyNames(t *testing.T) {
 			[]string{"NOT_EQUAL shopper.email"}},
 		{"payer and shopper agree", `{"currencyCode":"EUR","amount":1,"beneficiary":{"name":"S","iban":"DE89370400440532013000"},
 			"payer":{"email":"a@example.com","ip":"203.0.113.7"},"shopper":{"email":"a@example.com","ip":"203.0.113.7"}}`, nil},
+		{"both spellings of the names, equal", `{"currencyCode":"EUR","amount":1,"beneficiary":{"name":"S","iban":"DE89370400440532013000"},
+			"shopper":{"firstName":"Anna","first_name":"Anna","lastName":"Müller","last_name":"Müller"}}`, nil},
+		{"both spellings of the names, different", `{"currencyCode":"EUR","amount":1,"beneficiary":{"name":"S","iban":"DE89370400440532013000"},
+			"shopper":{"firstName":"Anna","first_name":"Anne","last_name":"Müller"}}`, []string{"NOT_EQUAL shopper.first_name"}},
+		{"a snake_case name too long", `{"currencyCode":"EUR","amount":1,"beneficiary":{"name":"S","iban":"DE89370400440532013000"},
+			"shopper":{"first_name":"` + strings.Repeat("A", 141) + `"}}`, []string{"TOO_LONG shopper.first_name"}},
 		{"disagreement and validation together", `{"currencyCode":"EUR","amount":-1,"beneficiary":{"name":"S","iban":"DE89370400440532013000"},
 			"payer":{"ip":"203.0.113.7"},"shopper":{"ip":"203.0.113.8"}}`, []string{"NOT_EQUAL shopper.ip", "TOO_LOW amount"}},
 	} {
