@@ -87,21 +87,23 @@ func StatusCode(err error) int {
 // errorOf reads an error answer.
 func errorOf(op string, status int, h http.Header, body []byte) *Error {
 	e := &Error{Operation: op, StatusCode: status, TraceID: h.Get("X-Request-Id"), RetryAfter: retryAfter(h)}
-	var shape struct {
-		api.Error
+	// The legacy shape first, read alone: the legacy token endpoint puts a
+	// numeric code beside its exception (api.LegacyTokenError).
+	var legacy struct {
 		Exception *api.LegacyException `json:"exception"`
 	}
+	var global api.Error
 	isJSON := strings.Contains(h.Get("Content-Type"), "json")
 	switch {
-	case isJSON && json.Unmarshal(body, &shape) == nil && shape.Exception != nil:
-		e.Message = shape.Exception.Message
-		for _, f := range shape.Exception.ErrorList {
+	case isJSON && json.Unmarshal(body, &legacy) == nil && legacy.Exception != nil:
+		e.Message = legacy.Exception.Message
+		for _, f := range legacy.Exception.ErrorList {
 			e.Fields = append(e.Fields, api.FieldError{PropertyPath: f.Property, Message: f.Message})
 		}
-	case isJSON && shape.Code != "":
-		e.Code, e.Message = shape.Code, shape.Message
-		if shape.Errors != nil {
-			e.Fields = *shape.Errors
+	case isJSON && json.Unmarshal(body, &global) == nil && global.Code != "":
+		e.Code, e.Message = global.Code, global.Message
+		if global.Errors != nil {
+			e.Fields = *global.Errors
 		}
 	default:
 		e.Message = http.StatusText(status)

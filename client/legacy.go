@@ -19,8 +19,29 @@ func (c *Client) GetLegacyNameMatchScore(ctx context.Context, id string, params 
 	return decode[api.LegacyNameMatchScore](ctx, c, call{op: opGetLegacyNameMatchScore, path: []string{id}, params: params})
 }
 
+// GetLegacyPayment reads a payment through the legacy API (GET
+// /legacy/payments/{id}): id, status, merchantInternalReference, amount
+// and currency.
+func (c *Client) GetLegacyPayment(ctx context.Context, id string) (*api.LegacyPayment, error) {
+	return decode[api.LegacyPayment](ctx, c, call{op: opGetLegacyPayment, path: []string{id}})
+}
+
+// RequestLegacyRefund is RequestRefund through the legacy API; an
+// Idempotency-Key is made up unless params carries one.
+func (c *Client) RequestLegacyRefund(ctx context.Context, paymentID string, body api.RefundRequest, params *api.RequestLegacyRefundParams) (*api.Refund, error) {
+	return decode[api.Refund](ctx, c, call{op: opRequestLegacyRefund, path: []string{paymentID}, body: body, params: params})
+}
+
+// CancelLegacyPayment cancels a payment the payer has not authorised yet
+// (POST /legacy/payments/{id}/cancel): it ends ABANDONED_BY_USER. Sending
+// it again answers the same, so it is retried like a read.
+func (c *Client) CancelLegacyPayment(ctx context.Context, id string) (*api.LegacyCancelled, error) {
+	return decode[api.LegacyCancelled](ctx, c, call{op: opCancelLegacyPayment, path: []string{id}})
+}
+
 // CreateLegacyToken gets a token through the legacy API (POST
-// /legacy/oauth, sent as a form). WithCredentials uses POST /oauth.
+// /legacy/oauth, sent as a form; the endpoint takes JSON too). Its errors
+// carry the legacy exception. WithCredentials uses POST /oauth.
 func (c *Client) CreateLegacyToken(ctx context.Context, body api.TokenRequest) (*api.TokenResponse, error) {
 	return decode[api.TokenResponse](ctx, c, call{op: opCreateLegacyToken, body: body})
 }

@@ -149,6 +149,11 @@ func tour(t *testing.T, env *apptest.Env, rec *recorder) {
 	if !errors.As(err, &e) || e.StatusCode != 401 || e.Code != api.ErrorCodeUNAUTHORISED || e.TraceID == "" {
 		t.Errorf("a wrong secret: %#v", err)
 	}
+	_, err = anon.CreateLegacyToken(ctx, api.TokenRequest{GrantType: "password", ClientID: pw.ClientID, ClientSecret: "wrong",
+		Username: pw.Username, Password: pw.Password})
+	if !errors.As(err, &e) || e.StatusCode != 401 || e.Code != "" || e.Message == "" || e.Message == "Unauthorized" {
+		t.Errorf("a wrong secret at the legacy token endpoint: %#v", err)
+	}
 
 	// Banks.
 	banks := must(c.ListBanks(ctx, &api.ListBanksParams{Country: client.Ptr("DE")}))
@@ -215,6 +220,10 @@ func tour(t *testing.T, env *apptest.Env, rec *recorder) {
 	if rs := must(c.ListPaymentRefunds(ctx, p1.ID)); len(rs) != 1 || rs[0].ID != refund.ID {
 		t.Errorf("refunds %+v", rs)
 	}
+	// The same through the legacy API.
+	if lr := must(c.RequestLegacyRefund(ctx, p1.ID, api.RefundRequest{Amount: client.Ptr[int64](100), ExternalReference: "RMA-L"}, nil)); lr.PaymentID != p1.ID || lr.Amount != 100 {
+		t.Errorf("legacy refund %+v", lr)
+	}
 	// The bank settles a refund after the request (a job): CONFIRMED soon.
 	eventually(t, "the refund confirmed", func() bool { return must(c.GetRefund(ctx, refund.ID)).Status == api.RefundStatusCONFIRMED })
 
@@ -271,6 +280,12 @@ func tour(t *testing.T, env *apptest.Env, rec *recorder) {
 		Beneficiary: &api.LegacyBeneficiary{Name: "Test Shop GmbH", IBAN: payeeIBAN}}, nil))
 	if legacy.ID == "" || !strings.Contains(legacy.CheckoutURL, "/checkout/"+legacy.ID) {
 		t.Errorf("legacy payment %+v", legacy)
+	}
+	if lp := must(c.GetLegacyPayment(ctx, legacy.ID)); lp.Status != api.PaymentStatusNEWPAYMENT || lp.Amount != 990 || lp.Currency != "EUR" {
+		t.Errorf("legacy read %+v", lp)
+	}
+	if lc := must(c.CancelLegacyPayment(ctx, legacy.ID)); lc.PaymentID != legacy.ID || lc.Status != api.PaymentStatusABANDONEDBYUSER {
+		t.Errorf("legacy cancel %+v", lc)
 	}
 	_, err = c.CreateLegacyPayment(ctx, api.LegacyPaymentRequest{CurrencyCode: "EUR", Amount: client.Ptr[int64](0)}, nil)
 	if !errors.As(err, &e) || e.StatusCode != 422 || e.Code != "" || len(e.Fields) == 0 || e.Fields[0].PropertyPath == "" {
