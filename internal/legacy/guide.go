@@ -105,12 +105,15 @@ const guideChanges = `
 | | Legacy | Global |
 |---|---|---|
 | Base address | ` + "`{base_url}/legacy`" + ` | ` + "`{base_url}`" + ` |
-| Token | ` + "`POST /legacy/oauth`" + `, form encoded | ` + "`POST /oauth`" + `, JSON; the same token serves both APIs |
+| Token | ` + "`POST /legacy/oauth`" + `, form encoded (JSON accepted); errors ` + "`{code, message}`" + ` beside the ` + "`exception`" + ` | ` + "`POST /oauth`" + `, JSON; the same token serves both APIs |
 | Create | ` + "`POST /legacy/payments`" + `, ` + "`X-Service-Api-Version`" + ` 1, 2, 3, 4 or edge | ` + "`POST /payments`" + `, ` + "`X-Service-Api-Version: 1`" + `, ` + "`X-Service-Initiation-Channel: hosted`" + ` |
 | Idempotency | ` + "`Idempotency-Key`" + ` | ` + "`Idempotency-Key`" + ` (same rules; a key used on one API is a different request on the other) |
 | Answer | 201 ` + "`{id, checkoutUrl}`" + ` | 201, the Global payment record: send the payer to ` + "`paymentInitiationFlow.details.redirect.url`" + ` (short link) or ` + "`directUrl`" + ` |
 | Errors | ` + "`{exception: {code, message, errorList: [{property, message}]}}`" + ` | ` + "`{code, message, errors: [{type, propertyPath, message}]}`" + `: the same rules and messages, with Global field names |
 | Payment system | chosen by ` + "`currencyCode`" + ` | ` + "`paymentSystem`" + ` and its ` + "`openBankingEU`" + ` or ` + "`openBankingUK`" + ` object |
+| Read | ` + "`GET /legacy/payments/{id}`" + ` gives ` + "`{id, status, merchantInternalReference, amount, currency, uniqueReference, createdAt, updatedAt}`" + ` | ` + "`GET /payments/{id}`" + `, the details record (the same ` + "`status`" + `) |
+| Refund | ` + "`POST /legacy/payments/{id}/request-refund`" + ` ` + "`{amount, externalReference}`" + ` | ` + "`POST /payments/{id}/request-refund`" + ` with ` + "`X-Service-Api-Version: 1`" + `: the same body, rules and answer |
+| Cancel | ` + "`POST /legacy/payments/{id}/cancel`" + ` gives ` + "`{paymentId, status}`" + `: ` + "`ABANDONED_BY_USER`" + ` before the payer's authorisation | none yet: keep this call on the legacy base, or let the payment be abandoned after 30 minutes |
 | Name match score | ` + "`GET /legacy/payments/{id}/name-match-score?allow_initials=`" + ` gives ` + "`{invocationId, nameMatchScore}`" + ` | ` + "`GET /payments/{id}/name-match-score?allowInitials=`" + ` gives ` + "`{invocationId, score}`" + ` |
 `
 
