@@ -39,6 +39,7 @@ import (
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/seed"
+	"github.com/bankrail/bankrail/internal/statement"
 	"github.com/bankrail/bankrail/internal/store"
 	"github.com/bankrail/bankrail/internal/timedmove"
 	"github.com/bankrail/bankrail/internal/worker"
@@ -93,8 +94,10 @@ type App struct {
 	refunds  *refund.Service
 	payouts  *payout.Service
 	aliases  *alias.Service
-	http     *httpapi.Server
-	jobs     *job.Worker
+	// statements imports bank statements (statements.go)
+	statements *statement.Importer
+	http       *httpapi.Server
+	jobs       *job.Worker
 
 	adapterDeps []any // what the API and the console were given (httpapi.Deps, dashboard.Deps): AdapterDeps
 
@@ -270,6 +273,9 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		_, err := a.payouts.RunExpiry(ctx)
 		return err
 	}))
+	if err := a.buildStatements(); err != nil {
+		return err
+	}
 	a.buildNotifications(opts, reg)
 	demo, err := a.demoMerchant(ctx)
 	if err != nil {
@@ -292,11 +298,12 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),
 		Pages: pages.WithMandates(mandates), PagePrefixes: checkout.Prefixes, Demo: demo,
 		Mandates: mandates, Reports: a.reports, SignIns: a.store,
-		Accounts: a.accounts,
-		Refunds:  a.refunds,
-		Channels: channels,
-		Payouts:  a.payouts,
-		Aliases:  a.aliases,
+		Accounts:   a.accounts,
+		Refunds:    a.refunds,
+		Channels:   channels,
+		Payouts:    a.payouts,
+		Aliases:    a.aliases,
+		Statements: a.statements,
 
 		NotificationSettings: settings,
 		SandboxState:         state,

@@ -119,6 +119,14 @@ func (s *Server) routes() {
 		s.handle("GET /account-aliases/{id}", s.getAlias, needs(identity.AliasRead), versioned)
 		s.handle("PATCH /account-aliases/{id}", s.updateAlias, needs(identity.AliasChange), versioned)
 	}
+	// Bank statements and reconciliation exceptions: the instance's
+	// operators only (a tenant gets 403 ACCESS_DENIED).
+	if s.Statements != nil {
+		s.handle("POST /statements", s.importStatement, needs(identity.BankFilesImport), versioned)
+		s.handle("GET /statements", s.listStatements, needs(identity.BankFilesRead), versioned)
+		s.handle("GET /reconciliation-exceptions", s.listReconciliationExceptions, needs(identity.BankFilesRead), versioned)
+		s.handle("POST /reconciliation-exceptions/{id}/resolve", s.resolveReconciliationException, needs(identity.BankExceptions), versioned)
+	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
 	}

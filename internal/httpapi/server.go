@@ -29,6 +29,7 @@ import (
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/sandbox"
+	"github.com/bankrail/bankrail/internal/statement"
 	"github.com/bankrail/bankrail/internal/webguard"
 )
 
@@ -53,21 +54,22 @@ type Deps struct {
 	Sandbox   *sandbox.Clocks    // the controls of the per-tenant sandbox clocks; nil in production
 	RateLimit *ratelimit.Limiter // API requests per application; nil: no limit
 
-	Payments      *payment.Service   // Global API payments, banks and short links
-	Legacy        *legacyapi.Service // legacy Payments API and embedded checkout creation (needs Payments)
-	Notifications *notify.Service    // the delivery log and test notifications
-	Metrics       http.Handler       // Prometheus metrics at GET /metrics
-	Requests      RequestObserver    // told about every answered request (metrics); may be nil
-	Inbox         *inbox.Service     // the sandbox's built-in notification receiver (nil in production)
-	Demo          *DemoMerchant      // the sandbox's demo merchant (nil in production or with a seed file)
-	Mandates      *mandate.Service   // mandates and their amendments
-	Reports       *report.Service    // asynchronous CSV reports
-	SignIns       SignInAuditor      // writes the audit entries of refused sign-ins (nil: not audited)
-	Accounts      *ledger.Service    // Connect accounts and their transactions (the Accounts API)
-	Refunds       *refund.Service    // refunds of Connect payments
-	Channels      *channel.Service   // stablecoin deposit channels
-	Payouts       *payout.Service    // payouts and their account holder verifications
-	Aliases       *alias.Service     // account alias orders and aliases
+	Payments      *payment.Service    // Global API payments, banks and short links
+	Legacy        *legacyapi.Service  // legacy Payments API and embedded checkout creation (needs Payments)
+	Notifications *notify.Service     // the delivery log and test notifications
+	Metrics       http.Handler        // Prometheus metrics at GET /metrics
+	Requests      RequestObserver     // told about every answered request (metrics); may be nil
+	Inbox         *inbox.Service      // the sandbox's built-in notification receiver (nil in production)
+	Demo          *DemoMerchant       // the sandbox's demo merchant (nil in production or with a seed file)
+	Mandates      *mandate.Service    // mandates and their amendments
+	Reports       *report.Service     // asynchronous CSV reports
+	SignIns       SignInAuditor       // writes the audit entries of refused sign-ins (nil: not audited)
+	Accounts      *ledger.Service     // Connect accounts and their transactions (the Accounts API)
+	Refunds       *refund.Service     // refunds of Connect payments
+	Channels      *channel.Service    // stablecoin deposit channels
+	Payouts       *payout.Service     // payouts and their account holder verifications
+	Aliases       *alias.Service      // account alias orders and aliases
+	Statements    *statement.Importer // bank statements and reconciliation exceptions (operators)
 
 	NotificationSettings *notify.Settings // webhook chaos (sandbox) and notification secret rotation
 	SandboxState         SandboxState     // reset, snapshot and restore of the whole sandbox (nil in production)

@@ -25,6 +25,10 @@ type PayinInput struct {
 	SenderName        string
 	SenderIBAN        string
 	BeneficiaryIBAN   string
+	// References are more references the funds may carry (a bank
+	// statement's remittance lines and end-to-end id), tried in order
+	// after PaymentReference to find the expected payment.
+	References []string
 }
 
 // PayinOutcome says what incoming funds did.
@@ -61,6 +65,15 @@ func (s *Service) Payin(ctx context.Context, in PayinInput) (PayinOutcome, error
 	if err != nil {
 		return PayinOutcome{}, err
 	}
+	if s.incoming != nil { // the checks of the account, then the bank's way in
+		if err := s.inTx(ctx, func(r Repos) error {
+			_, _, err := payinAccount(ctx, r, in)
+			return err
+		}); err != nil {
+			return PayinOutcome{}, err
+		}
+		return s.incoming.Incoming(ctx, in)
+	}
 	var out PayinOutcome
 	for range 3 { // a concurrent payin took the payment or the external id: look again
 		out, err = s.payinOnce(ctx, in, now)
@@ -75,72 +88,119 @@ func (s *Service) payinOnce(ctx context.Context, in PayinInput, now time.Time) (
 	var out PayinOutcome
 	err := s.inTx(ctx, func(r Repos) error {
 		out = PayinOutcome{}
-		acct, err := r.Ledger().AccountByIBAN(ctx, in.BeneficiaryIBAN)
-		bounce := false
-		if errs.Is(err, errs.NotFound) { // an alias of an account: the account's funds, or they bounce
-			acct, bounce, err = aliasAccount(ctx, r, in.ViewerCustomerID, in.BeneficiaryIBAN)
-		}
-		if err == nil {
-			_, err = r.Ledger().Account(ctx, in.ViewerCustomerID, acct.ID) // another customer's account is unknown too
-		}
-		if errs.Is(err, errs.NotFound) || err == nil && acct.Status != ledger.AccountActive {
-			var v errs.Validation
-			v.Add(errs.InvalidValue, "beneficiary.accountIdentifiers.iban", "No active Connect account of yours has the IBAN %s.", in.BeneficiaryIBAN)
-			return v.Err()
-		} else if err != nil {
-			return err
-		}
-		if acct.Currency != in.Currency {
-			var v errs.Validation
-			v.Add(errs.InvalidValue, "amount.currency", "The account %s holds %s, not %s.", in.BeneficiaryIBAN, acct.Currency, in.Currency)
-			return v.Err()
-		}
-		if prev, err := r.Ledger().TransactionByExternalID(ctx, acct.ID, in.ExternalPaymentID); err == nil {
-			out = PayinOutcome{Transaction: prev, PaymentID: prev.PaymentID, Repeated: true}
-			return nil
-		} else if !errs.Is(err, errs.NotFound) {
-			return err
-		}
-		funds := Funds{ExternalID: in.ExternalPaymentID, Reference: in.PaymentReference,
-			Sender: ledger.Counterparty{Name: in.SenderName, IBAN: in.SenderIBAN}}
-		if bounce {
-			out, err = bounceBack(ctx, r, acct, in, funds, now)
-			return err
-		}
-		p, err := r.Payments().MatchExpected(ctx, acct.ID, in.PaymentReference, in.Amount, in.Currency, payinStatuses)
-		switch {
-		case err == nil:
-			c, err := s.life.Receive(p, funds, now)
-			if err != nil {
-				return err
-			}
-			if err := r.Payments().Move(ctx, c); err != nil {
-				return err
-			}
-			if err := writeLedger(ctx, r, c.Ledger); err != nil {
-				return err
-			}
-			out = PayinOutcome{Transaction: c.Ledger[0].Transaction, PaymentID: p.ID}
-			return r.Outbox().Enqueue(ctx, now, c.Messages...)
-		case !errs.Is(err, errs.NotFound):
-			return err
-		}
-		amount, err := money.New(in.Amount, in.Currency)
+		acct, bounce, err := payinAccount(ctx, r, in)
 		if err != nil {
 			return err
 		}
-		t := ledger.Transaction{ID: ids.New(), AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeManualCredit,
-			Operation: ledger.Incoming, Status: ledger.TxCompleted, Amount: amount, ExternalID: in.ExternalPaymentID,
-			Reference: in.PaymentReference, Counterparty: funds.Sender, CreatedAt: now, UpdatedAt: now}
-		e, err := ledger.Open(t, ids.New())
-		if err != nil {
-			return err
-		}
-		out = PayinOutcome{Transaction: t}
-		return r.Ledger().Record(ctx, t, e)
+		out, err = s.Credit(ctx, r, acct, bounce, in, now)
+		return err
 	})
 	return out, err
 }
+
+// payinAccount finds the account of in's beneficiary IBAN (an alias's
+// account; bounce: the alias is inactive) and checks that it is an active
+// Connect account of the caller in in's currency.
+func payinAccount(ctx context.Context, r Repos, in PayinInput) (ledger.Account, bool, error) {
+	acct, err := r.Ledger().AccountByIBAN(ctx, in.BeneficiaryIBAN)
+	bounce := false
+	if errs.Is(err, errs.NotFound) { // an alias of an account: the account's funds, or they bounce
+		acct, bounce, err = aliasAccount(ctx, r, in.ViewerCustomerID, in.BeneficiaryIBAN)
+	}
+	if err == nil {
+		_, err = r.Ledger().Account(ctx, in.ViewerCustomerID, acct.ID) // another customer's account is unknown too
+	}
+	if errs.Is(err, errs.NotFound) || err == nil && acct.Status != ledger.AccountActive {
+		var v errs.Validation
+		v.Add(errs.InvalidValue, "beneficiary.accountIdentifiers.iban", "No active Connect account of yours has the IBAN %s.", in.BeneficiaryIBAN)
+		return ledger.Account{}, false, v.Err()
+	} else if err != nil {
+		return ledger.Account{}, false, err
+	}
+	if acct.Currency != in.Currency {
+		var v errs.Validation
+		v.Add(errs.InvalidValue, "amount.currency", "The account %s holds %s, not %s.", in.BeneficiaryIBAN, acct.Currency, in.Currency)
+		return ledger.Account{}, false, v.Err()
+	}
+	return acct, bounce, nil
+}
+
+// Credit books incoming funds in on the Connect account acct (found by the
+// caller from in.BeneficiaryIBAN, an alias's account when bounce says
+// whether the alias is inactive) inside the caller's unit of work r, at
+// now: the same matching as POST /payin (see Payin). A repeat of
+// in.ExternalPaymentID on the account changes nothing (Repeated). The
+// bank statement importer (internal/statement) calls it for each credit.
+func (s *Service) Credit(ctx context.Context, r Repos, acct ledger.Account, bounce bool, in PayinInput, now time.Time) (PayinOutcome, error) {
+	if prev, err := r.Ledger().TransactionByExternalID(ctx, acct.ID, in.ExternalPaymentID); err == nil {
+		return PayinOutcome{Transaction: prev, PaymentID: prev.PaymentID, Repeated: true}, nil
+	} else if !errs.Is(err, errs.NotFound) {
+		return PayinOutcome{}, err
+	}
+	funds := Funds{ExternalID: in.ExternalPaymentID, Reference: in.PaymentReference,
+		Sender: ledger.Counterparty{Name: in.SenderName, IBAN: in.SenderIBAN}}
+	if bounce {
+		return bounceBack(ctx, r, acct, in, funds, now)
+	}
+	p, err := s.matchExpected(ctx, r, acct.ID, in)
+	switch {
+	case err == nil:
+		c, err := s.life.Receive(p, funds, now)
+		if err != nil {
+			return PayinOutcome{}, err
+		}
+		if err := r.Payments().Move(ctx, c); err != nil {
+			return PayinOutcome{}, err
+		}
+		if err := writeLedger(ctx, r, c.Ledger); err != nil {
+			return PayinOutcome{}, err
+		}
+		out := PayinOutcome{Transaction: c.Ledger[0].Transaction, PaymentID: p.ID}
+		return out, r.Outbox().Enqueue(ctx, now, c.Messages...)
+	case !errs.Is(err, errs.NotFound):
+		return PayinOutcome{}, err
+	}
+	amount, err := money.New(in.Amount, in.Currency)
+	if err != nil {
+		return PayinOutcome{}, err
+	}
+	t := ledger.Transaction{ID: ids.New(), AccountID: acct.ID, CustomerID: acct.CustomerID, Type: ledger.TypeManualCredit,
+		Operation: ledger.Incoming, Status: ledger.TxCompleted, Amount: amount, ExternalID: in.ExternalPaymentID,
+		Reference: in.PaymentReference, Counterparty: funds.Sender, CreatedAt: now, UpdatedAt: now}
+	e, err := ledger.Open(t, ids.New())
+	if err != nil {
+		return PayinOutcome{}, err
+	}
+	return PayinOutcome{Transaction: t}, r.Ledger().Record(ctx, t, e)
+}
+
+// matchExpected finds the payment in's funds pay: by in.PaymentReference,
+// then by each of in.References in turn (RESOURCE_NOT_FOUND when none).
+func (s *Service) matchExpected(ctx context.Context, r Repos, accountID string, in PayinInput) (Payment, error) {
+	refs := append([]string{in.PaymentReference}, in.References...)
+	for i, ref := range refs {
+		if ref == "" && i > 0 {
+			continue
+		}
+		p, err := r.Payments().MatchExpected(ctx, accountID, ref, in.Amount, in.Currency, payinStatuses)
+		if err == nil || !errs.Is(err, errs.NotFound) || i == len(refs)-1 {
+			return p, err
+		}
+	}
+	return Payment{}, errs.NotFoundf("No payment is expected with these references.")
+}
+
+// IncomingBank receives incoming funds the way a bank reports them: the
+// sandbox's mock bank writes them as a camt.054 credit advice and hands it
+// to the statement importer (internal/statement), which books them with
+// Credit like any bank statement's.
+type IncomingBank interface {
+	Incoming(ctx context.Context, in PayinInput) (PayinOutcome, error)
+}
+
+// UseIncomingBank routes POST /payin's funds, once validated and their
+// account found, through bank instead of booking them directly.
+func (s *Service) UseIncomingBank(bank IncomingBank) { s.incoming = bank }
 
 // checkPayin validates incoming funds, every failing field at once.
 func checkPayin(in PayinInput, lim Limits) error {

@@ -42,6 +42,7 @@ type Service struct {
 	connect  ConnectAccounts // nil: no payment is expected on a Connect account
 	mandates Mandates        // nil: no payment is taken against a mandate (mandate.go)
 	stats    Stats           // nil: PerDay counts none
+	incoming IncomingBank    // nil: POST /payin books its funds directly (payin.go)
 }
 
 // NewService returns a payment service: payments for reads and

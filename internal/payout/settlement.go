@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ledger"
 )
 
 // settleBatch is how many RECEIVED payments one read brings.
@@ -78,4 +81,25 @@ func (s *Service) withSettlements(ctx context.Context, ps []Payout) error {
 		}
 	}
 	return nil
+}
+
+// Booked ends payout tx (its ledger transaction, PROCESSING) as the bank's
+// statement reports it, inside the caller's unit of work r at now: the
+// bank's debit completes it (returned false), a returned transfer fails it
+// (FAILED, its hold back on the account); payout_confirmed or
+// payout_failed is written. A payout still CREATED (undecided) is moved
+// too: the bank has spoken. The statement importer calls it.
+func (s *Service) Booked(ctx context.Context, r Repos, tx ledger.Transaction, returned bool, now time.Time) error {
+	p, err := r.Payouts().Get(ctx, tx.CustomerID, tx.ID)
+	if err != nil {
+		return err
+	}
+	if p.Status.Final() {
+		return errs.E(errs.NotModifiable, "The payout %s is already %s.", p.ID, p.Status)
+	}
+	to := Completed
+	if returned {
+		to = Failed
+	}
+	return s.settle(ctx, r, p, p.Status, to, now)
 }

@@ -70,6 +70,9 @@ type Repository interface {
 	Settle(ctx context.Context, r Refund) error
 	// Get reads a refund of a payment visible to viewerCustomerID.
 	Get(ctx context.Context, viewerCustomerID, id string) (Refund, error)
+	// OfTransaction reads the refund, visible to viewerCustomerID, whose
+	// ledger transaction is transactionID.
+	OfTransaction(ctx context.Context, viewerCustomerID, transactionID string) (Refund, error)
 	// OfPayment lists a payment's refunds, oldest first.
 	OfPayment(ctx context.Context, paymentID string) ([]Refund, error)
 	// Refunded is the payment's refunded total (pending and confirmed refunds).

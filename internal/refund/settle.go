@@ -170,3 +170,24 @@ func (s *Service) settle(ctx context.Context, r Repos, f Refund, tx ledger.Trans
 	}
 	return r.Ledger().Move(ctx, moved, ledger.TxProcessing, e)
 }
+
+// Booked ends the PENDING refund whose ledger transaction is tx as the
+// bank's statement reports it, inside the caller's unit of work r: the
+// bank's debit confirms it (returned false), a transfer the payer's bank
+// returned rejects it (REJECTED, its amount back on the account and on the
+// payment's refundable total); its notification is written. The statement
+// importer calls it.
+func (s *Service) Booked(ctx context.Context, r Repos, tx ledger.Transaction, returned bool) error {
+	f, err := r.Refunds().OfTransaction(ctx, tx.CustomerID, tx.ID)
+	if err != nil {
+		return err
+	}
+	if f.Status != Pending {
+		return errs.E(errs.NotModifiable, "The refund %s is already %s.", f.ID, f.Status)
+	}
+	to := Confirmed
+	if returned {
+		to = Rejected
+	}
+	return s.settle(ctx, r, f, tx, to)
+}

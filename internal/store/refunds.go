@@ -127,6 +127,14 @@ func (r refunds) Get(ctx context.Context, viewerCustomerID, id string) (refund.R
 	return f, translate(err, "refund "+id)
 }
 
+// OfTransaction reads the refund, visible to viewerCustomerID, whose
+// ledger transaction is transactionID.
+func (r refunds) OfTransaction(ctx context.Context, viewerCustomerID, transactionID string) (refund.Refund, error) {
+	f, err := scanRefund(r.q.QueryRowContext(ctx, `SELECT `+refundColumns+` FROM refunds f WHERE f.transaction_id = $1 AND `+
+		visibleTo("f.customer_id", 2), transactionID, viewerCustomerID))
+	return f, translate(err, "refund of transaction "+transactionID)
+}
+
 // OfPayment lists a payment's refunds, oldest first.
 func (r refunds) OfPayment(ctx context.Context, paymentID string) ([]refund.Refund, error) {
 	rows, err := r.q.QueryContext(ctx, `SELECT `+refundColumns+` FROM refunds f WHERE f.payment_id = $1 ORDER BY f.created_at, f.id`, paymentID)

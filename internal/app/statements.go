@@ -1,0 +1,57 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/bankrail/bankrail/internal/bank"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/idempotency"
+	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/payout"
+	"github.com/bankrail/bankrail/internal/refund"
+	"github.com/bankrail/bankrail/internal/statement"
+	"github.com/bankrail/bankrail/internal/store"
+)
+
+// buildStatements creates the statement importer over the payment, payout
+// and refund services; in the sandbox, POST /payin's funds go through it
+// as camt.054 credit advices (statement.Payins).
+func (a *App) buildStatements() error {
+	im, err := statement.New(statement.Deps{InTx: store.Transactor[statement.Repos](a.store), Reads: a.store.Statements(),
+		Credit: a.payments, Payouts: a.payouts, Refunds: a.refunds, Clock: a.clock, Log: a.log.With("component", "statements")})
+	if err != nil {
+		return err
+	}
+	a.statements = im
+	if a.cfg.Mode == config.Sandbox {
+		a.payments.UseIncomingBank(statement.Payins{Importer: im, Clock: a.clock})
+	}
+	return nil
+}
+
+// Statements is the statement importer.
+func (a *App) Statements() *statement.Importer { return a.statements }
+
+// OpenStatements opens the database of cfg with what importing statements
+// needs and nothing more (no seed, no demo merchant, no server, no
+// workers): for `bankrail statements`, which runs beside a server on the
+// same database or without one. Close it after use.
+func OpenStatements(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	a, err := open(ctx, cfg, log, Options{})
+	if err != nil {
+		return nil, err
+	}
+	keys := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock, idempotency.Config{TTL: a.cfg.IdempotencyTTL})
+	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keys, bank.Default(), a.clock,
+		payment.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor})
+	a.refunds = refund.NewService(refund.Deps{Refunds: a.store.Refunds(), Payments: a.store.Payments(), Accounts: a.store.Ledger(),
+		InTx: store.Transactor[refund.Repos](a.store), Keys: keys, Clock: a.clock, Log: log})
+	a.payouts = payout.NewService(a.store.Payouts(), store.Transactor[payout.Repos](a.store), keys, a.clock, false, log)
+	a.payouts.UseSettlement(a.payments.Lifecycle())
+	if err := a.buildStatements(); err != nil {
+		_ = a.store.Close() // the build's error is the one to report
+		return nil, err
+	}
+	return a, nil
+}

@@ -1,0 +1,132 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/statement"
+)
+
+// MaxStatementBytes is the largest statement file POST /statements takes:
+// the body is spooled to a temporary file and read as a stream, so the
+// size costs disk, not memory.
+const MaxStatementBytes = 512 << 20
+
+// importStatement serves POST /statements (operators): the body, a
+// camt.053 or camt.054 file (application/xml or text/xml), is imported;
+// 201 with its summary. A file that is no supported statement is 400 and
+// writes nothing.
+func (s *Server) importStatement(w http.ResponseWriter, r *http.Request) error {
+	if err := requireXML(r); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp("", "bankrail-statement-*.xml")
+	if err != nil {
+		return fmt.Errorf("spool the statement: %w", err)
+	}
+	defer func() { _ = f.Close(); _ = os.Remove(f.Name()) }()
+	_, err = io.Copy(f, http.MaxBytesReader(w, r.Body, MaxStatementBytes))
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return errs.E(errs.PayloadTooLarge, "The statement is larger than %d bytes; import it with bankrail statements import.", tooLarge.Limit)
+	case err != nil:
+		return errs.Wrap(errs.BadRequest, err, "The request body could not be read.")
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("spool the statement: %w", err)
+	}
+	name := strings.TrimSpace(r.Header.Get("X-File-Name"))
+	if name == "" {
+		name = "POST /statements"
+	}
+	sum, err := s.Statements.Import(r.Context(), name, f)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, sum)
+	return nil
+}
+
+// requireXML refuses a body declared as something other than XML; a
+// missing Content-Type is taken as XML, and the charset is the file's to
+// declare (banks send ISO 8859-1 too).
+func requireXML(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil || (mt != "application/xml" && mt != "text/xml" && !strings.HasSuffix(mt, "+xml")) {
+		return errs.E(errs.UnsupportedMediaType, "Content-Type %q is not supported; send the statement file as application/xml.", ct)
+	}
+	return nil
+}
+
+// listStatements serves GET /statements (operators): the summaries of the
+// imported files, newest first (limit: 1..500, default 50).
+func (s *Server) listStatements(w http.ResponseWriter, r *http.Request) error {
+	limit, err := listLimit(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.Statements.Imports(r.Context(), limit)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"statements": list})
+	return nil
+}
+
+// listReconciliationExceptions serves GET /reconciliation-exceptions
+// (operators): newest first, status OPEN or RESOLVED to narrow.
+func (s *Server) listReconciliationExceptions(w http.ResponseWriter, r *http.Request) error {
+	limit, err := listLimit(r)
+	if err != nil {
+		return err
+	}
+	list, err := s.Statements.Exceptions(r.Context(), statement.ExceptionStatus(r.URL.Query().Get("status")), limit)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"exceptions": list})
+	return nil
+}
+
+// resolveReconciliationException serves POST
+// /reconciliation-exceptions/{id}/resolve (operators): {note}; 200 with
+// the resolved exception.
+func (s *Server) resolveReconciliationException(w http.ResponseWriter, r *http.Request) error {
+	var body struct {
+		Note string `json:"note"`
+	}
+	if err := s.decodeJSON(w, r, &body); err != nil {
+		return err
+	}
+	e, err := s.Statements.Resolve(r.Context(), r.PathValue("id"), body.Note)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, e)
+	return nil
+}
+
+// listLimit reads the limit query parameter (0 when absent).
+func listLimit(r *http.Request) (int, error) {
+	v := r.URL.Query().Get("limit")
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > statement.MaxListLimit {
+		return 0, errs.E(errs.InvalidQueryParam, "limit must be a whole number from 1 to %d.", statement.MaxListLimit)
+	}
+	return n, nil
+}

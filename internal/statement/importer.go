@@ -1,0 +1,118 @@
+package statement
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"log/slog"
+
+	"github.com/bankrail/bankrail/internal/camt"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/ids"
+)
+
+// Config are the importer's settings.
+type Config struct {
+	// BatchSize is how many entries one unit of work applies (default 64):
+	// an entry is never split, and a batch that fails is applied again one
+	// entry a unit.
+	BatchSize int
+}
+
+// DefaultBatchSize is Config.BatchSize's default.
+const DefaultBatchSize = 64
+
+func (c *Config) validate() error {
+	if c.BatchSize == 0 {
+		c.BatchSize = DefaultBatchSize
+	}
+	if c.BatchSize < 1 || c.BatchSize > 10000 {
+		return fmt.Errorf("statement: BatchSize %d outside 1..10000", c.BatchSize)
+	}
+	return nil
+}
+
+// Deps are what the importer works with.
+type Deps struct {
+	InTx    Transactor
+	Reads   Repository // reads and the summaries, outside any unit of work
+	Credit  Crediter
+	Payouts PayoutBooker
+	Refunds RefundBooker
+	Clock   clock.Clock
+	Log     *slog.Logger
+	Config  Config
+}
+
+// Importer applies statement files.
+type Importer struct{ d Deps }
+
+// New returns an importer (an error for an invalid Config).
+func New(d Deps) (*Importer, error) {
+	if err := d.Config.validate(); err != nil {
+		return nil, err
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Importer{d: d}, nil
+}
+
+// Import applies the statement file src (named name) for an operator
+// (identity.BankFilesImport): see Apply.
+func (im *Importer) Import(ctx context.Context, name string, src io.ReadSeeker) (Summary, error) {
+	if _, err := identity.Authorize(ctx, identity.BankFilesImport); err != nil {
+		return Summary{}, err
+	}
+	return im.Apply(ctx, name, src)
+}
+
+// Apply reads src twice: first whole, to refuse a file that is no
+// supported statement or no well-formed XML before anything is written
+// (errs.BadRequest); then entry by entry, applying each booked entry of a
+// known account once (a batch of entries a unit of work). The summary is
+// kept and returned. The caller has authorised the use (Import for
+// operators; the sandbox's POST /payin as the merchant).
+func (im *Importer) Apply(ctx context.Context, name string, src io.ReadSeeker) (Summary, error) {
+	h := sha256.New()
+	if _, err := camt.Read(io.TeeReader(src, h), checkOnly{}); err != nil {
+		return Summary{}, err
+	}
+	if _, err := src.Seek(0, io.SeekStart); err != nil {
+		return Summary{}, fmt.Errorf("read %s again: %w", name, err)
+	}
+	run := &run{im: im, ctx: ctx, accounts: map[string]*account{}, seen: map[string]int{},
+		sum: Summary{ID: ids.New(), File: name, SHA256: sum(h), Rejected: []Rejection{}, Accounts: []AccountSummary{}}}
+	msg, err := camt.Read(src, run)
+	if err == nil {
+		err = run.flush()
+	}
+	if err != nil {
+		return Summary{}, fmt.Errorf("import %s: %w", name, err)
+	}
+	run.sum.Message, run.sum.MessageID = msg.String(), msg.ID
+	return run.finish()
+}
+
+func sum(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)) }
+
+// checkOnly is the first reading: nothing but the file's syntax and
+// message.
+type checkOnly struct{}
+
+func (checkOnly) Report(camt.Report) error            { return nil }
+func (checkOnly) Entry(camt.Report, camt.Entry) error { return nil }
+
+// applyErr is an entry that could not be applied for a reason of its own
+// (its payment moved, its account changed): it is rejected, the import
+// goes on.
+func entryFault(err error) bool {
+	var e *errs.Error
+	return errors.As(err, &e) && e.Code != errs.Internal
+}
