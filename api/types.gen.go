@@ -1096,6 +1096,24 @@ func (e ReadinessStatus) Valid() bool {
 	}
 }
 
+// Defines values for ReconciliationExceptionStatus.
+const (
+	ReconciliationExceptionStatusOPEN     ReconciliationExceptionStatus = "OPEN"
+	ReconciliationExceptionStatusRESOLVED ReconciliationExceptionStatus = "RESOLVED"
+)
+
+// Valid indicates whether the value is a known member of the ReconciliationExceptionStatus enum.
+func (e ReconciliationExceptionStatus) Valid() bool {
+	switch e {
+	case ReconciliationExceptionStatusOPEN:
+		return true
+	case ReconciliationExceptionStatusRESOLVED:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RefundStatus.
 const (
 	RefundStatusCONFIRMED RefundStatus = "CONFIRMED"
@@ -2023,6 +2041,54 @@ func (e GetPayoutParamsXServiceAPIVersion) Valid() bool {
 	}
 }
 
+// Defines values for ListReconciliationExceptionsParamsStatus.
+const (
+	ListReconciliationExceptionsParamsStatusOPEN     ListReconciliationExceptionsParamsStatus = "OPEN"
+	ListReconciliationExceptionsParamsStatusRESOLVED ListReconciliationExceptionsParamsStatus = "RESOLVED"
+)
+
+// Valid indicates whether the value is a known member of the ListReconciliationExceptionsParamsStatus enum.
+func (e ListReconciliationExceptionsParamsStatus) Valid() bool {
+	switch e {
+	case ListReconciliationExceptionsParamsStatusOPEN:
+		return true
+	case ListReconciliationExceptionsParamsStatusRESOLVED:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListReconciliationExceptionsParamsXServiceAPIVersion.
+const (
+	ListReconciliationExceptionsParamsXServiceAPIVersionN1 ListReconciliationExceptionsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListReconciliationExceptionsParamsXServiceAPIVersion enum.
+func (e ListReconciliationExceptionsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListReconciliationExceptionsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ResolveReconciliationExceptionParamsXServiceAPIVersion.
+const (
+	ResolveReconciliationExceptionParamsXServiceAPIVersionN1 ResolveReconciliationExceptionParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ResolveReconciliationExceptionParamsXServiceAPIVersion enum.
+func (e ResolveReconciliationExceptionParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ResolveReconciliationExceptionParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetRefundParamsXServiceAPIVersion.
 const (
 	GetRefundParamsXServiceAPIVersionN1 GetRefundParamsXServiceAPIVersion = "1"
@@ -2107,6 +2173,36 @@ const (
 func (e GetSandboxSnapshotParamsXServiceAPIVersion) Valid() bool {
 	switch e {
 	case GetSandboxSnapshotParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListStatementsParamsXServiceAPIVersion.
+const (
+	ListStatementsParamsXServiceAPIVersionN1 ListStatementsParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ListStatementsParamsXServiceAPIVersion enum.
+func (e ListStatementsParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ListStatementsParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ImportStatementParamsXServiceAPIVersion.
+const (
+	ImportStatementParamsXServiceAPIVersionN1 ImportStatementParamsXServiceAPIVersion = "1"
+)
+
+// Valid indicates whether the value is a known member of the ImportStatementParamsXServiceAPIVersion enum.
+func (e ImportStatementParamsXServiceAPIVersion) Valid() bool {
+	switch e {
+	case ImportStatementParamsXServiceAPIVersionN1:
 		return true
 	default:
 		return false
@@ -3678,6 +3774,34 @@ type Readiness struct {
 // ReadinessStatus defines model for Readiness.Status.
 type ReadinessStatus string
 
+// ReconciliationException defines model for ReconciliationException.
+type ReconciliationException struct {
+	AccountID    string    `json:"accountId"`
+	Amount       int64     `json:"amount"`
+	BookingDate  string    `json:"bookingDate"`
+	Counterparty string    `json:"counterparty"`
+	CreatedAt    time.Time `json:"createdAt"`
+	Credit       bool      `json:"credit"`
+	Currency     string    `json:"currency"`
+	EndToEndID   string    `json:"endToEndId"`
+	Entry        string    `json:"entry"`
+	EntryKey     string    `json:"entryKey"`
+	IBAN         string    `json:"iban"`
+	ID           string    `json:"id"`
+
+	// ImportID the import (GET /statements) that found it
+	ImportID   string                        `json:"importId"`
+	Reason     string                        `json:"reason"`
+	Reference  string                        `json:"reference"`
+	Resolution string                        `json:"resolution"`
+	ResolvedAt *time.Time                    `json:"resolvedAt,omitempty"`
+	ResolvedBy string                        `json:"resolvedBy"`
+	Status     ReconciliationExceptionStatus `json:"status"`
+}
+
+// ReconciliationExceptionStatus defines model for ReconciliationException.Status.
+type ReconciliationExceptionStatus string
+
 // Refund defines model for Refund.
 type Refund struct {
 	// AccountID the Connect account the money leaves
@@ -3891,6 +4015,86 @@ type SimulatedIncomingSenderIdentifiers struct {
 type SimulatedIncomingSender struct {
 	AccountIdentifiers *SimulatedIncomingSenderIdentifiers `json:"accountIdentifiers,omitempty"`
 	Name               *string                             `json:"name,omitempty"`
+}
+
+// StatementAccount defines model for StatementAccount.
+type StatementAccount struct {
+	ClosingBank   *StatementAmount `json:"closingBank,omitempty"`
+	ClosingLedger *StatementAmount `json:"closingLedger,omitempty"`
+
+	// Credited Booked transactions of one direction (each transaction of a batch entry counts); amount in minor units.
+	Credited StatementSum `json:"credited"`
+
+	// Debited Booked transactions of one direction (each transaction of a batch entry counts); amount in minor units.
+	Debited StatementSum `json:"debited"`
+
+	// Difference closingBank - closingLedger, when both are known
+	Difference *int64 `json:"difference,omitempty"`
+
+	// IBAN the account's IBAN in the file (or its other id)
+	IBAN string `json:"iban"`
+
+	// Known a Connect account (or an alias of one); entries of an unknown account write nothing
+	Known bool `json:"known"`
+}
+
+// StatementAmount defines model for StatementAmount.
+type StatementAmount struct {
+	// Amount minor units; negative for a debit balance
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+// StatementSum Booked transactions of one direction (each transaction of a batch entry counts); amount in minor units.
+type StatementSum struct {
+	Amount int64 `json:"amount"`
+	Count  int64 `json:"count"`
+
+	// Currency ISO 4217 (empty when the file gives none)
+	Currency string `json:"currency"`
+}
+
+// StatementSummary What importing one statement file did.
+type StatementSummary struct {
+	Accounts []StatementAccount `json:"accounts"`
+
+	// Duplicates entries applied before: nothing changed
+	Duplicates int64 `json:"duplicates"`
+
+	// Exceptions transactions kept as reconciliation exceptions
+	Exceptions int64     `json:"exceptions"`
+	File       string    `json:"file"`
+	ID         string    `json:"id"`
+	ImportedAt time.Time `json:"importedAt"`
+
+	// ManualCredits credits that matched no payment (MANUAL_CREDIT)
+	ManualCredits int64 `json:"manualCredits"`
+
+	// Matched credits that paid an expected payment (RECEIVED)
+	Matched int64  `json:"matched"`
+	Message string `json:"message"`
+
+	// MessageID GrpHdr/MsgId
+	MessageID string `json:"messageId"`
+
+	// NotBooked pending (PDNG) and information (INFO) entries: nothing moves
+	NotBooked int64 `json:"notBooked"`
+
+	// OutgoingConfirmed debits that completed a payout or refund
+	OutgoingConfirmed int64                       `json:"outgoingConfirmed"`
+	Rejected          []StatementSummary_Rejected `json:"rejected"`
+
+	// Returned returned payouts or refunds whose funds came back
+	Returned int64 `json:"returned"`
+
+	// Sha256 of the file's bytes
+	Sha256 string `json:"sha256"`
+}
+
+// StatementSummary_Rejected defines model for StatementSummary.Rejected.
+type StatementSummary_Rejected struct {
+	Entry  string `json:"entry"`
+	Reason string `json:"reason"`
 }
 
 // TokenRequest The password grant takes `username` and `password`, the refresh_token grant `refresh_token`.
@@ -4659,6 +4863,40 @@ type GetPayoutParams struct {
 // GetPayoutParamsXServiceAPIVersion defines parameters for GetPayout.
 type GetPayoutParamsXServiceAPIVersion string
 
+// ListReconciliationExceptionsParams defines parameters for ListReconciliationExceptions.
+type ListReconciliationExceptionsParams struct {
+	Status *ListReconciliationExceptionsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+	Limit  *int64                                    `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListReconciliationExceptionsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListReconciliationExceptionsParamsStatus defines parameters for ListReconciliationExceptions.
+type ListReconciliationExceptionsParamsStatus string
+
+// ListReconciliationExceptionsParamsXServiceAPIVersion defines parameters for ListReconciliationExceptions.
+type ListReconciliationExceptionsParamsXServiceAPIVersion string
+
+// ListReconciliationExceptions200JSONResponseBody defines parameters for ListReconciliationExceptions.
+type ListReconciliationExceptions200JSONResponseBody struct {
+	Exceptions []ReconciliationException `json:"exceptions"`
+}
+
+// ResolveReconciliationExceptionJSONBody defines parameters for ResolveReconciliationException.
+type ResolveReconciliationExceptionJSONBody struct {
+	Note string `json:"note"`
+}
+
+// ResolveReconciliationExceptionParams defines parameters for ResolveReconciliationException.
+type ResolveReconciliationExceptionParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ResolveReconciliationExceptionParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ResolveReconciliationExceptionParamsXServiceAPIVersion defines parameters for ResolveReconciliationException.
+type ResolveReconciliationExceptionParamsXServiceAPIVersion string
+
 // GetRefundParams defines parameters for GetRefund.
 type GetRefundParams struct {
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
@@ -4736,6 +4974,34 @@ type GetSandboxSnapshotParams struct {
 // GetSandboxSnapshotParamsXServiceAPIVersion defines parameters for GetSandboxSnapshot.
 type GetSandboxSnapshotParamsXServiceAPIVersion string
 
+// ListStatementsParams defines parameters for ListStatements.
+type ListStatementsParams struct {
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ListStatementsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+}
+
+// ListStatementsParamsXServiceAPIVersion defines parameters for ListStatements.
+type ListStatementsParamsXServiceAPIVersion string
+
+// ListStatements200JSONResponseBody defines parameters for ListStatements.
+type ListStatements200JSONResponseBody struct {
+	Statements []StatementSummary `json:"statements"`
+}
+
+// ImportStatementParams defines parameters for ImportStatement.
+type ImportStatementParams struct {
+	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
+	XServiceAPIVersion ImportStatementParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
+
+	// XFileName the file's name, kept in the summary
+	XFileName *string `json:"X-File-Name,omitempty"`
+}
+
+// ImportStatementParamsXServiceAPIVersion defines parameters for ImportStatement.
+type ImportStatementParamsXServiceAPIVersion string
+
 // GetTransactionParams defines parameters for GetTransaction.
 type GetTransactionParams struct {
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
@@ -4804,6 +5070,9 @@ type RequestRefundJSONRequestBody = RefundRequest
 
 // CreatePayoutJSONRequestBody defines body for CreatePayout for application/json ContentType.
 type CreatePayoutJSONRequestBody = PayoutRequest
+
+// ResolveReconciliationExceptionJSONRequestBody defines body for ResolveReconciliationException for application/json ContentType.
+type ResolveReconciliationExceptionJSONRequestBody ResolveReconciliationExceptionJSONBody
 
 // CreateAuditLogReportJSONRequestBody defines body for CreateAuditLogReport for application/json ContentType.
 type CreateAuditLogReportJSONRequestBody = AuditLogReportRequest

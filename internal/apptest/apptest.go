@@ -35,6 +35,7 @@ const (
 	PSPID       = "00000000-0000-4000-8000-0000000000a0"
 	ShopID      = "00000000-0000-4000-8000-0000000000a1"
 	OtherShopID = "00000000-0000-4000-8000-0000000000b1"
+	OperatorID  = "00000000-0000-4000-8000-0000000000c0" // the operator's own customer
 )
 
 // Login is one set of credentials of the fixture.
@@ -44,10 +45,13 @@ type Login struct {
 
 // Fixture logins.
 var (
-	PSPAdmin    = Login{"psp-client", "psp-client-secret", "admin@psp.test", "psp-password"}
-	Merchant    = Login{"shop-client", "shop-client-secret", "merchant@shop.test", "shop-password"}
-	Viewer      = Login{"shop-client", "shop-client-secret", "viewer@shop.test", "viewer-password"}
-	OtherMerch  = Login{"other-client", "other-client-secret", "merchant@other.test", "other-password"}
+	PSPAdmin   = Login{"psp-client", "psp-client-secret", "admin@psp.test", "psp-password"}
+	Merchant   = Login{"shop-client", "shop-client-secret", "merchant@shop.test", "shop-password"}
+	Viewer     = Login{"shop-client", "shop-client-secret", "viewer@shop.test", "viewer-password"}
+	OtherMerch = Login{"other-client", "other-client-secret", "merchant@other.test", "other-password"}
+	// Operator is the instance's operator (role OPERATOR): bank files and
+	// reconciliation exceptions, no merchant permission.
+	Operator    = Login{"operator-client", "operator-client-secret", "operator@bankrail.test", "operator-password"}
 	cheapHashes = identity.HashParams{Time: 1, Memory: 1024, Threads: 1}
 )
 

@@ -33,7 +33,7 @@ func textBody(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3fi
 }
 
 func loadSpec() {
-	for _, ct := range []string{"text/markdown", "text/javascript", "text/html", "text/css", "application/x-ndjson"} {
+	for _, ct := range []string{"text/markdown", "text/javascript", "text/html", "text/css", "application/x-ndjson", "application/xml", "text/xml"} {
 		openapi3filter.RegisterBodyDecoder(ct, textBody)
 	}
 	loader := openapi3.NewLoader()
