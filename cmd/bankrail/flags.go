@@ -46,6 +46,29 @@ func parse(fs *flag.FlagSet, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	return fillFromEnv(fs)
+}
+
+// parseWithArgs is parse for a command that takes arguments (files): flags
+// may come before, between and after them; it returns the arguments.
+func parseWithArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return rest, fillFromEnv(fs)
+}
+
+// fillFromEnv sets every flag of fs not given on the command line from its
+// BANKRAIL_<NAME> environment variable.
+func fillFromEnv(fs *flag.FlagSet) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var problems []error

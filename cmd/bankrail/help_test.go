@@ -16,6 +16,11 @@ func TestEverySubcommandHelpShowsItsOwnFlags(t *testing.T) {
 		{[]string{"serve"}, []string{"Usage: bankrail serve", "-addr", "-seed", "-database-url"}},
 		{[]string{"migrate"}, []string{"Usage: bankrail migrate", "-database-url"}},
 		{[]string{"keys", "rotate"}, []string{"Usage: bankrail keys rotate", "-database-url"}},
+		{[]string{"serve"}, []string{"-statements-dir"}},
+		{[]string{"statements", "import"}, []string{"Usage: bankrail statements import", "FILE...", "-data-dir", "-database-url", "-json"}},
+		{[]string{"statements", "list"}, []string{"Usage: bankrail statements list", "-data-dir", "-json", "-limit"}},
+		{[]string{"statements", "exceptions"}, []string{"Usage: bankrail statements exceptions", "-data-dir", "-status", "-json", "-limit"}},
+		{[]string{"statements", "resolve"}, []string{"Usage: bankrail statements resolve", "-data-dir", "-id", "-note"}},
 	}
 	flagsOf := map[string][]string{
 		"customer create": {"-name", "-id", "-parent"}, "customer list": nil, "customer get": {"-id"},
@@ -58,7 +63,7 @@ func TestEverySubcommandHelpShowsItsOwnFlags(t *testing.T) {
 		}
 	}
 	// A noun alone lists its commands; with --help on stdout and 0.
-	for _, noun := range []string{"customer", "application", "user", "keys", "ledger", "jobs"} {
+	for _, noun := range []string{"customer", "application", "user", "keys", "ledger", "jobs", "statements"} {
 		code, out, _ := runCmd(t, noun, "--help")
 		if code != 0 || !strings.Contains(out, "bankrail "+noun+" ") {
 			t.Errorf("%s --help: exit %d\n%s", noun, code, out)

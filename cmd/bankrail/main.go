@@ -28,6 +28,8 @@ Commands:
   account       open, list, show Connect accounts (bankrail account --help)
   ledger        verify the books: balances against postings (bankrail ledger verify --help)
   jobs          list dead jobs, run one again              (bankrail jobs --help)
+  statements    import the bank's statements (camt.053/054), list them and the reconciliation
+                exceptions, resolve one (bankrail statements --help; docs/banking.md)
 
 For merchant developers, against a running instance (docs/cli.md):
   login         store a profile (URL, credentials) that the commands below use
@@ -69,6 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return version(stdout)
 	case "customer", "application", "user", "keys", "account", "ledger", "jobs":
 		return admin(ctx, cmd, rest, stdout, stderr)
+	case "statements":
+		return statementsCmd(ctx, rest, stdout, stderr)
 	case "sandbox":
 		return sandboxCmd(ctx, rest, stdout, stderr)
 	case "login":

@@ -41,6 +41,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", serveHelp)
 	storageFlags(fs, &cfg)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address host:port")
+	fs.StringVar(&cfg.StatementsDir, "statements-dir", cfg.StatementsDir, "a folder watched for the bank's statement files (camt.053/054, where an EBICS or SFTP client drops them): each is imported once and moved to done/ (summary beside it) or failed/ (reason beside it); safe with several instances (docs/banking.md)")
 	fs.StringVar(&cfg.AdminAddr, "admin-addr", cfg.AdminAddr, "opt-in listener of Go's pprof profiles at /debug/pprof/ for operators, e.g. 127.0.0.1:6060 (no authentication: never on a public network; empty: off)")
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "address payers and merchants see (default: derived from --addr)")
 	fs.StringVar(&cfg.Issuer, "issuer", cfg.Issuer, "JWT issuer, the same on every instance of a deployment (default: --public-url when set, else \""+config.DefaultIssuer+"\")")

@@ -24,6 +24,13 @@ func (a *App) buildStatements() error {
 		return err
 	}
 	a.statements = im
+	if a.cfg.StatementsDir != "" {
+		folder, err := statement.NewFolder(im, statement.FolderConfig{Dir: a.cfg.StatementsDir}, a.clock, a.log.With("component", "statements folder"))
+		if err != nil {
+			return err
+		}
+		a.workers = append(a.workers, folder)
+	}
 	if a.cfg.Mode == config.Sandbox {
 		a.payments.UseIncomingBank(statement.Payins{Importer: im, Clock: a.clock})
 	}

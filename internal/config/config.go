@@ -35,8 +35,12 @@ type Config struct {
 	DatabaseURL string // postgres://... switches to PostgreSQL; empty means SQLite in DataDir
 	Mode        Mode
 	SeedFile    string
-	LogLevel    string // debug, info, warn, error
-	LogFormat   string // text or json
+	// StatementsDir, when set, is a folder watched for the bank's statement
+	// files (camt.053/054): each is imported once and moved to done/ or
+	// failed/ (internal/statement.Folder).
+	StatementsDir string
+	LogLevel      string // debug, info, warn, error
+	LogFormat     string // text or json
 
 	ShutdownTimeout   time.Duration
 	ReadHeaderTimeout time.Duration
