@@ -48,6 +48,10 @@ type Deps struct {
 	Clock   clock.Clock
 	Log     *slog.Logger
 	Config  Config
+	// Progress, when set, is told after each committed unit of work how
+	// many entries of the file have been applied so far (progress logs,
+	// the crash test).
+	Progress func(file string, applied int)
 }
 
 // Importer applies statement files.

@@ -18,6 +18,7 @@ type run struct {
 	accounts map[string]*account // by the report's account (IBAN or other id)
 	seen     map[string]int      // digests met (Identity)
 	batch    []pending
+	applied  int // entries applied (or found applied) so far
 }
 
 // account is an account of the file: its summary and, when it is known,
@@ -141,6 +142,7 @@ func (r *run) flush() error {
 		for _, o := range outs {
 			r.add(o)
 		}
+		r.progress(len(batch))
 		return nil
 	}
 	if len(batch) == 1 && !entryFault(err) {
@@ -161,7 +163,15 @@ func (r *run) flush() error {
 			return err
 		}
 	}
+	r.progress(len(batch))
 	return nil
+}
+
+func (r *run) progress(n int) {
+	r.applied += n
+	if r.im.d.Progress != nil {
+		r.im.d.Progress(r.sum.File, r.applied)
+	}
 }
 
 // retrying runs fn in a unit of work, again when another one moved what
