@@ -24,6 +24,7 @@
 // figure as a ratio to the bare server measured in the same run, and writes
 // docs/performance.md (see there for the figures and command lines).
 // "list" measures page 1 and deep pages of GET /payments at growing sizes;
+// "statements" measures the import of a bank statement (statements.go);
 // "start" measures a fresh sandbox's start time, idle memory and peak
 // memory under concurrent sign-ins (start.go).
 package main
@@ -61,6 +62,8 @@ func main() {
 			run = func() error { return runLoad(os.Args[2:]) }
 		case "list":
 			run = func() error { return runList(os.Args[2:]) }
+		case "statements":
+			run = func() error { return runStatements(os.Args[2:]) }
 		case "start":
 			run = func() error { return runStart(os.Args[2:]) }
 		}
