@@ -199,3 +199,43 @@ func TestReadLiberally(t *testing.T) {
 		t.Fatalf("entry %+v report %+v", e, c.reports[0])
 	}
 }
+
+// TestDocumentationExamplesValidate: the example files of docs/banking.md
+// validate against their official schema and read without a problem.
+func TestDocumentationExamplesValidate(t *testing.T) {
+	t.Parallel()
+	for file, schema := range map[string]string{
+		"camt053-statement.xml": "camt.053.001.08.xsd",
+		"camt054-advice.xml":    "camt.054.001.08.xsd",
+	} {
+		path := filepath.Join("..", "..", "docs", "examples", file)
+		_, c := readFile(t, path)
+		for _, e := range c.entries {
+			if e.Problem != nil {
+				t.Errorf("%s: %v", file, e.Problem)
+			}
+		}
+		camttest.ValidateXML(t, schema, path)
+	}
+}
+
+// TestBuilderOutputValidates: what camttest.Write builds for the tests
+// validates against the schemas of .02, .04 and .08.
+func TestBuilderOutputValidates(t *testing.T) {
+	t.Parallel()
+	closing := int64(-500)
+	stmt := camttest.Stmt{IBAN: "DE89370400440532013000", Closing: &closing, Entries: []camttest.Entry{
+		{AcctSvcrRef: "A", NtryRef: "N", Minor: 1500, Credit: true, Txs: []camttest.Tx{{Minor: 1000, Ustrd: []string{"a"}, StrdRef: "RF18", Name: "N", IBAN: "FR1420041010050500013M02606"}, {Minor: 500, EndToEndID: "E"}}},
+		{Minor: 300, Txs: []camttest.Tx{{EndToEndID: "X", Return: true, Reason: "AC04", Name: "C"}}},
+		{Minor: 1, Credit: true, Status: "PDNG"},
+	}}
+	for _, kind := range []int{53, 54} {
+		for _, v := range []int{2, 4, 8} {
+			path := filepath.Join(t.TempDir(), fmt.Sprintf("%d-%d.xml", kind, v))
+			if err := os.WriteFile(path, []byte(camttest.String(kind, v, "M", stmt)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			camttest.ValidateXML(t, fmt.Sprintf("camt.%03d.001.%02d.xsd", kind, v), path)
+		}
+	}
+}

@@ -122,6 +122,9 @@ func writeEntry(b *bufio.Writer, version int, ccy string, e Entry) {
 	if len(e.Txs) > 0 {
 		b.WriteString("<NtryDtls>")
 		for _, t := range e.Txs {
+			if t.Minor == 0 && len(e.Txs) == 1 && e.Amount == "" && version >= 3 {
+				t.Minor = e.Minor // the schemas from .03 on want the transaction's amount
+			}
 			writeTx(b, version, ccy, ind, t)
 		}
 		b.WriteString("</NtryDtls>")
