@@ -81,7 +81,7 @@ func runStatements(args []string) error {
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // read only
 		_, err = camt.Read(f, discard{})
 		return err
 	})
@@ -104,7 +104,7 @@ func runStatements(args []string) error {
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // read only
 		s, err := a.Statements().Import(opCtx, "statement.xml", f)
 		sum.matched, sum.manual = s.Matched, s.ManualCredits
 		return err

@@ -43,6 +43,7 @@ type Tx struct {
 }
 
 // Write writes a camt.05X.001.0V document (kind 53 or 54, version 2 to 8)
+// (a bufio.Writer's errors stick: Flush returns the first)
 // of stmts to w, as gen.sh's fixtures are shaped, streaming.
 func Write(w io.Writer, kind, version int, msgID string, stmts []Stmt) error {
 	b := bufio.NewWriterSize(w, 64<<10)
@@ -50,14 +51,14 @@ func Write(w io.Writer, kind, version int, msgID string, stmts []Stmt) error {
 	if kind == 54 {
 		root, rep = "BkToCstmrDbtCdtNtfctn", "Ntfctn"
 	}
-	fmt.Fprintf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.%03d.001.%02d\">\n<%s>\n<GrpHdr><MsgId>%s</MsgId><CreDtTm>2026-11-26T18:00:00</CreDtTm></GrpHdr>\n",
+	_, _ = fmt.Fprintf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.%03d.001.%02d\">\n<%s>\n<GrpHdr><MsgId>%s</MsgId><CreDtTm>2026-11-26T18:00:00</CreDtTm></GrpHdr>\n",
 		kind, version, root, esc(msgID))
 	for i, s := range stmts {
 		ccy := s.Currency
 		if ccy == "" {
 			ccy = "EUR"
 		}
-		fmt.Fprintf(b, "<%s><Id>%s-%d</Id><CreDtTm>2026-11-26T18:00:00</CreDtTm><Acct><Id><IBAN>%s</IBAN></Id></Acct>\n", rep, esc(msgID), i+1, s.IBAN)
+		_, _ = fmt.Fprintf(b, "<%s><Id>%s-%d</Id><CreDtTm>2026-11-26T18:00:00</CreDtTm><Acct><Id><IBAN>%s</IBAN></Id></Acct>\n", rep, esc(msgID), i+1, s.IBAN)
 		if kind == 53 {
 			closing, ind := int64(0), "CRDT"
 			if s.Closing != nil {
@@ -70,15 +71,15 @@ func Write(w io.Writer, kind, version int, msgID string, stmts []Stmt) error {
 			if s.Closing != nil {
 				typ = "CLBD"
 			}
-			fmt.Fprintf(b, "<Bal><Tp><CdOrPrtry><Cd>%s</Cd></CdOrPrtry></Tp><Amt Ccy=\"%s\">%s</Amt><CdtDbtInd>%s</CdtDbtInd><Dt><Dt>2026-11-26</Dt></Dt></Bal>\n",
+			_, _ = fmt.Fprintf(b, "<Bal><Tp><CdOrPrtry><Cd>%s</Cd></CdOrPrtry></Tp><Amt Ccy=\"%s\">%s</Amt><CdtDbtInd>%s</CdtDbtInd><Dt><Dt>2026-11-26</Dt></Dt></Bal>\n",
 				typ, ccy, dec(closing), ind)
 		}
 		for _, e := range s.Entries {
 			writeEntry(b, version, ccy, e)
 		}
-		fmt.Fprintf(b, "</%s>\n", rep)
+		_, _ = fmt.Fprintf(b, "</%s>\n", rep)
 	}
-	fmt.Fprintf(b, "</%s>\n</Document>\n", root)
+	_, _ = fmt.Fprintf(b, "</%s>\n</Document>\n", root)
 	return b.Flush()
 }
 
@@ -100,48 +101,48 @@ func writeEntry(b *bufio.Writer, version int, ccy string, e Entry) {
 	if day == "" {
 		day = "2026-11-26"
 	}
-	b.WriteString("<Ntry>")
+	_, _ = b.WriteString("<Ntry>")
 	if e.NtryRef != "" {
-		fmt.Fprintf(b, "<NtryRef>%s</NtryRef>", esc(e.NtryRef))
+		_, _ = fmt.Fprintf(b, "<NtryRef>%s</NtryRef>", esc(e.NtryRef))
 	}
-	fmt.Fprintf(b, "<Amt Ccy=\"%s\">%s</Amt><CdtDbtInd>%s</CdtDbtInd>", ccy, amt, ind)
+	_, _ = fmt.Fprintf(b, "<Amt Ccy=\"%s\">%s</Amt><CdtDbtInd>%s</CdtDbtInd>", ccy, amt, ind)
 	if version <= 4 {
-		fmt.Fprintf(b, "<Sts>%s</Sts>", status)
+		_, _ = fmt.Fprintf(b, "<Sts>%s</Sts>", status)
 	} else {
-		fmt.Fprintf(b, "<Sts><Cd>%s</Cd></Sts>", status)
+		_, _ = fmt.Fprintf(b, "<Sts><Cd>%s</Cd></Sts>", status)
 	}
-	fmt.Fprintf(b, "<BookgDt><Dt>%s</Dt></BookgDt><ValDt><Dt>%s</Dt></ValDt>", day, day)
+	_, _ = fmt.Fprintf(b, "<BookgDt><Dt>%s</Dt></BookgDt><ValDt><Dt>%s</Dt></ValDt>", day, day)
 	if e.AcctSvcrRef != "" {
-		fmt.Fprintf(b, "<AcctSvcrRef>%s</AcctSvcrRef>", esc(e.AcctSvcrRef))
+		_, _ = fmt.Fprintf(b, "<AcctSvcrRef>%s</AcctSvcrRef>", esc(e.AcctSvcrRef))
 	}
 	fam := "RCDT"
 	if !e.Credit {
 		fam = "ICDT"
 	}
-	fmt.Fprintf(b, "<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>%s</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>", fam)
+	_, _ = fmt.Fprintf(b, "<BkTxCd><Domn><Cd>PMNT</Cd><Fmly><Cd>%s</Cd><SubFmlyCd>ESCT</SubFmlyCd></Fmly></Domn></BkTxCd>", fam)
 	if len(e.Txs) > 0 {
-		b.WriteString("<NtryDtls>")
+		_, _ = b.WriteString("<NtryDtls>")
 		for _, t := range e.Txs {
 			if t.Minor == 0 && len(e.Txs) == 1 && e.Amount == "" && version >= 3 {
 				t.Minor = e.Minor // the schemas from .03 on want the transaction's amount
 			}
 			writeTx(b, version, ccy, ind, t)
 		}
-		b.WriteString("</NtryDtls>")
+		_, _ = b.WriteString("</NtryDtls>")
 	}
-	b.WriteString("</Ntry>\n")
+	_, _ = b.WriteString("</Ntry>\n")
 }
 
 func writeTx(b *bufio.Writer, version int, ccy, ind string, t Tx) {
-	b.WriteString("<TxDtls>")
+	_, _ = b.WriteString("<TxDtls>")
 	if t.EndToEndID != "" {
-		fmt.Fprintf(b, "<Refs><EndToEndId>%s</EndToEndId></Refs>", esc(t.EndToEndID))
+		_, _ = fmt.Fprintf(b, "<Refs><EndToEndId>%s</EndToEndId></Refs>", esc(t.EndToEndID))
 	}
 	if t.Minor > 0 {
 		if version == 2 {
-			fmt.Fprintf(b, "<AmtDtls><TxAmt><Amt Ccy=\"%s\">%s</Amt></TxAmt></AmtDtls>", ccy, dec(t.Minor))
+			_, _ = fmt.Fprintf(b, "<AmtDtls><TxAmt><Amt Ccy=\"%s\">%s</Amt></TxAmt></AmtDtls>", ccy, dec(t.Minor))
 		} else {
-			fmt.Fprintf(b, "<Amt Ccy=\"%s\">%s</Amt><CdtDbtInd>%s</CdtDbtInd>", ccy, dec(t.Minor), ind)
+			_, _ = fmt.Fprintf(b, "<Amt Ccy=\"%s\">%s</Amt><CdtDbtInd>%s</CdtDbtInd>", ccy, dec(t.Minor), ind)
 		}
 	}
 	if t.Name != "" || t.IBAN != "" {
@@ -149,37 +150,37 @@ func writeTx(b *bufio.Writer, version int, ccy, ind string, t Tx) {
 		if ind == "DBIT" {
 			role = "Cdtr"
 		}
-		b.WriteString("<RltdPties>")
+		_, _ = b.WriteString("<RltdPties>")
 		if t.Name != "" {
 			if version >= 7 {
-				fmt.Fprintf(b, "<%s><Pty><Nm>%s</Nm></Pty></%s>", role, esc(t.Name), role)
+				_, _ = fmt.Fprintf(b, "<%s><Pty><Nm>%s</Nm></Pty></%s>", role, esc(t.Name), role)
 			} else {
-				fmt.Fprintf(b, "<%s><Nm>%s</Nm></%s>", role, esc(t.Name), role)
+				_, _ = fmt.Fprintf(b, "<%s><Nm>%s</Nm></%s>", role, esc(t.Name), role)
 			}
 		}
 		if t.IBAN != "" {
-			fmt.Fprintf(b, "<%sAcct><Id><IBAN>%s</IBAN></Id></%sAcct>", role, t.IBAN, role)
+			_, _ = fmt.Fprintf(b, "<%sAcct><Id><IBAN>%s</IBAN></Id></%sAcct>", role, t.IBAN, role)
 		}
-		b.WriteString("</RltdPties>")
+		_, _ = b.WriteString("</RltdPties>")
 	}
 	if len(t.Ustrd) > 0 || t.StrdRef != "" {
-		b.WriteString("<RmtInf>")
+		_, _ = b.WriteString("<RmtInf>")
 		for _, u := range t.Ustrd {
-			fmt.Fprintf(b, "<Ustrd>%s</Ustrd>", esc(u))
+			_, _ = fmt.Fprintf(b, "<Ustrd>%s</Ustrd>", esc(u))
 		}
 		if t.StrdRef != "" {
-			fmt.Fprintf(b, "<Strd><CdtrRefInf><Ref>%s</Ref></CdtrRefInf></Strd>", esc(t.StrdRef))
+			_, _ = fmt.Fprintf(b, "<Strd><CdtrRefInf><Ref>%s</Ref></CdtrRefInf></Strd>", esc(t.StrdRef))
 		}
-		b.WriteString("</RmtInf>")
+		_, _ = b.WriteString("</RmtInf>")
 	}
 	if t.Return {
-		b.WriteString("<RtrInf>")
+		_, _ = b.WriteString("<RtrInf>")
 		if t.Reason != "" {
-			fmt.Fprintf(b, "<Rsn><Cd>%s</Cd></Rsn>", esc(t.Reason))
+			_, _ = fmt.Fprintf(b, "<Rsn><Cd>%s</Cd></Rsn>", esc(t.Reason))
 		}
-		b.WriteString("</RtrInf>")
+		_, _ = b.WriteString("</RtrInf>")
 	}
-	b.WriteString("</TxDtls>")
+	_, _ = b.WriteString("</TxDtls>")
 }
 
 // String is Write into a string (for small documents).
