@@ -113,9 +113,10 @@ type checkOnly struct{}
 func (checkOnly) Report(camt.Report) error            { return nil }
 func (checkOnly) Entry(camt.Report, camt.Entry) error { return nil }
 
-// applyErr is an entry that could not be applied for a reason of its own
-// (its payment moved, its account changed): it is rejected, the import
-// goes on.
+// entryFault reports an error of the input rather than of the instance: a
+// domain error (an entry's payment moved, its account changed, a file that
+// is no statement), which rejects that entry or file; anything else (the
+// database went away) stops the import.
 func entryFault(err error) bool {
 	var e *errs.Error
 	return errors.As(err, &e) && e.Code != errs.Internal

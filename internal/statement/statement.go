@@ -152,7 +152,6 @@ type Repos interface {
 	payment.Repos
 	payout.Repos
 	refund.Repos
-	payment.AliasRepos
 	Statements() Repository
 }
 
