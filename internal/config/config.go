@@ -34,9 +34,13 @@ type Config struct {
 	DataDir     string // SQLite file and local state
 	DatabaseURL string // postgres://... switches to PostgreSQL; empty means SQLite in DataDir
 	Mode        Mode
-	SeedFile    string
-	LogLevel    string // debug, info, warn, error
-	LogFormat   string // text or json
+	// ModeGiven says Mode was given (flag or environment) rather than left
+	// at its default: the administration commands otherwise take the mode
+	// recorded in the database (internal/app, mode.go).
+	ModeGiven bool
+	SeedFile  string
+	LogLevel  string // debug, info, warn, error
+	LogFormat string // text or json
 
 	ShutdownTimeout   time.Duration
 	ReadHeaderTimeout time.Duration
