@@ -112,6 +112,8 @@ type App struct {
 
 	demo bool // the demo merchant is in use (sandbox, no seed)
 
+	modeToRecord bool // the database had no mode: New records the app's once it has started (mode.go)
+
 	inFlight atomic.Int64 // requests being answered (httpapi); report generations give way to them
 }
 
@@ -126,6 +128,11 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		_ = a.store.Close() // the build's error is the one to report
 		return nil, err
 	}
+	if err := a.recordStartMode(ctx); err != nil {
+		_ = a.store.Close() // the mode's error is the one to report
+		return nil, err
+	}
+	a.warnProduction(ctx)
 	return a, nil
 }
 

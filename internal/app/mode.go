@@ -35,9 +35,8 @@ func (a *App) settleMode(ctx context.Context, policy modePolicy) error {
 		return err
 	}
 	if recorded == "" && policy == recordMode {
-		if recorded, err = a.store.RecordInstanceMode(ctx, string(a.cfg.Mode)); err != nil {
-			return err
-		}
+		a.modeToRecord = true // once the start has succeeded: a failed one records nothing
+		return nil
 	}
 	switch {
 	case recorded == "" || config.Mode(recorded) == a.cfg.Mode:
@@ -47,6 +46,23 @@ func (a *App) settleMode(ctx context.Context, policy modePolicy) error {
 		return nil
 	}
 	return ModeMismatch(config.Mode(recorded), a.cfg.Mode)
+}
+
+// recordStartMode records the mode of a start that found none recorded,
+// once everything else of the start has succeeded; of two instances
+// starting at once on a new database, the second compares with the first's.
+func (a *App) recordStartMode(ctx context.Context) error {
+	if !a.modeToRecord {
+		return nil
+	}
+	recorded, err := a.store.RecordInstanceMode(ctx, string(a.cfg.Mode))
+	if err != nil {
+		return err
+	}
+	if config.Mode(recorded) != a.cfg.Mode {
+		return ModeMismatch(config.Mode(recorded), a.cfg.Mode)
+	}
+	return nil
 }
 
 // ModeMismatch is the error of a process in mode want on a database of
