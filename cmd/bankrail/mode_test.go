@@ -28,10 +28,7 @@ func serveFor(t *testing.T, d time.Duration, args ...string) (code int, stderr s
 func TestTheDatabaseRemembersItsMode(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
-		storage := []string{"--data-dir", db.DataDir, "--database-url", db.DatabaseURL}
-		if db.Engine == dbtest.Postgres {
-			storage[1] = t.TempDir()
-		}
+		storage := storageOf(t, db)
 		cmd := func(wantCode int, args ...string) (string, string) {
 			t.Helper()
 			code, out, errOut := runCmd(t, append(args, storage...)...)
@@ -83,10 +80,7 @@ func TestTheDatabaseRemembersItsMode(t *testing.T) {
 func TestServeRecordsItsModeInANewDatabase(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
-		storage := []string{"--data-dir", db.DataDir, "--database-url", db.DatabaseURL}
-		if db.Engine == dbtest.Postgres {
-			storage[1] = t.TempDir()
-		}
+		storage := storageOf(t, db)
 		if code, out, errOut := runCmd(t, append([]string{"migrate"}, storage...)...); code != 0 || !strings.Contains(out, "none recorded yet") {
 			t.Fatalf("migrate: exit %d %s%s", code, out, errOut)
 		}
@@ -101,4 +95,14 @@ func TestServeRecordsItsModeInANewDatabase(t *testing.T) {
 			t.Fatalf("production serve after a sandbox: exit %d\n%s", code, errOut)
 		}
 	})
+}
+
+// storageOf is the storage flags of db, with no --mode.
+func storageOf(t *testing.T, db dbtest.DB) []string {
+	t.Helper()
+	storage := []string{"--data-dir", db.DataDir, "--database-url", db.DatabaseURL}
+	if db.Engine == dbtest.Postgres {
+		storage[1] = t.TempDir()
+	}
+	return storage
 }

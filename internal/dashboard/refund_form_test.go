@@ -18,17 +18,7 @@ import (
 func TestRefundFormSpeaksThePagesLanguage(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		openAccount(t, env, apptest.ShopID, "EUR", "main")
-		token := env.Token(t, apptest.Merchant)
-		id := createPayment(t, env, token, "refund-form-1", map[string]string{"X-Service-Testing-Scenario": "COMPLETED"},
-			func(b map[string]any) { delete(b, "beneficiary") })
-		c := signIn(t, env, apptest.Merchant)
-		var body string
-		waitFor(t, "the refund form", func() bool {
-			body = c.open("/dashboard/payments/" + id).Body
-			return strings.Contains(body, "Request a refund")
-		})
-		key := regexp.MustCompile(`name="key" value="([^"]+)"`).FindStringSubmatch(body)[1]
+		c, id, body, key := refundablePayment(t, env, "refund-form-1")
 		m := regexp.MustCompile(`the refund carries the payment's reference, ([^<]+)\.</p>`).FindStringSubmatch(body)
 		if m == nil {
 			t.Fatalf("the form does not say what an empty reference is:\n%s", body)
@@ -54,4 +44,21 @@ func TestRefundFormSpeaksThePagesLanguage(t *testing.T) {
 		page := c.open("/dashboard/payments/" + id + "?done=refund")
 		contains(t, "refunded without a reference", page.Body, "Refund requested.", "1.00 EUR", "<td>"+reference+"</td>")
 	})
+}
+
+// refundablePayment makes a received Connect payment of 10.50 EUR, signs
+// the merchant in and waits for the payment's page to offer the refund; it
+// returns the console, the payment's id, its page and the form's key.
+func refundablePayment(t *testing.T, env *apptest.Env, reference string) (c *console, id, body, key string) {
+	t.Helper()
+	openAccount(t, env, apptest.ShopID, "EUR", "main")
+	token := env.Token(t, apptest.Merchant)
+	id = createPayment(t, env, token, reference, map[string]string{"X-Service-Testing-Scenario": "COMPLETED"},
+		func(b map[string]any) { delete(b, "beneficiary") })
+	c = signIn(t, env, apptest.Merchant)
+	waitFor(t, "the refund form", func() bool {
+		body = c.open("/dashboard/payments/" + id).Body
+		return strings.Contains(body, "Request a refund")
+	})
+	return c, id, body, regexp.MustCompile(`name="key" value="([^"]+)"`).FindStringSubmatch(body)[1]
 }
