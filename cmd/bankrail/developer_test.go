@@ -152,9 +152,14 @@ func TestPaymentsListGetAndResend(t *testing.T) {
 				t.Errorf("payments get lacks %q:\n%s", want, got)
 			}
 		}
-		if code, _, errOut := runCmd(t, "payments", "get", "01a20000-0000-7000-8000-000000000000", "--config", d.config); code != 1 ||
-			!strings.Contains(errOut, "RESOURCE_NOT_FOUND") {
-			t.Errorf("payments get of no payment: exit %d %s", code, errOut)
+		theirs := env.CreatePayment(t, env.Token(t, apptest.OtherMerch), "hosted", apptest.EUPayment(), nil)
+		for _, id := range []string{"01a20000-0000-7000-8000-000000000000", theirs.ID} {
+			if code, _, errOut := runCmd(t, "payments", "get", id, "--config", d.config); code != 1 || !strings.Contains(errOut, "RESOURCE_NOT_FOUND") {
+				t.Errorf("payments get of no payment, or another merchant's: exit %d %s", code, errOut)
+			}
+		}
+		if list := dev("payments", "list", "--limit", "100"); strings.Contains(list, theirs.ID) {
+			t.Errorf("payments list shows another merchant's payment:\n%s", list)
 		}
 
 		ns := mustSDK(d.sdk.ListNotifications(ctx, &api.ListNotificationsParams{PaymentID: &p.ID}))
