@@ -2542,7 +2542,7 @@ type Bank struct {
 
 // Beneficiary defines model for Beneficiary.
 type Beneficiary struct {
-	AccountIdentifiers *AccountIdentifiers `json:"accountIdentifiers"`
+	AccountIdentifiers *AccountIdentifiers `json:"accountIdentifiers,omitempty"`
 	Name               string              `json:"name"`
 }
 
@@ -2743,7 +2743,7 @@ type DropinCreated struct {
 // account (docs/connect.md).
 type DropinRequest struct {
 	// Amount minor units
-	Amount *int64 `json:"amount"`
+	Amount *int64 `json:"amount,omitempty"`
 
 	// Bank a bank of GET /banks (the Global institutionId)
 	Bank string `json:"bank,omitempty"`
@@ -2967,7 +2967,7 @@ type LegacyPaymentCreated struct {
 // a Connect account only when it names none or that account (docs/connect.md).
 type LegacyPaymentRequest struct {
 	// Amount minor units
-	Amount *int64 `json:"amount"`
+	Amount *int64 `json:"amount,omitempty"`
 
 	// Bank a bank of GET /banks (the Global institutionId)
 	Bank string `json:"bank,omitempty"`
@@ -3459,7 +3459,7 @@ type PaymentSender struct {
 // on an unused mandate.
 type PaymentCreateRequest struct {
 	// Amount minor units; at most the server's maximum (default 10,000,000,000)
-	Amount        *int64         `json:"amount"`
+	Amount        *int64         `json:"amount,omitempty"`
 	Beneficiary   *Beneficiary   `json:"beneficiary,omitempty"`
 	Checkout      *Checkout      `json:"checkout,omitempty"`
 	Communication *Communication `json:"communication,omitempty"`
@@ -3911,7 +3911,7 @@ type SandboxClock struct {
 
 // SandboxClockAdvance The body of POST /sandbox/clock/advance.
 type SandboxClockAdvance struct {
-	Seconds *int64 `json:"seconds"`
+	Seconds *int64 `json:"seconds,omitempty"`
 }
 
 // SandboxInboxEntry One notification received by the sandbox inbox.

@@ -45,3 +45,54 @@ func accountCreate(fs *flag.FlagSet, stdout io.Writer) func(context.Context, *ap
 		return nil
 	}
 }
+
+// accountList binds the flags of "bankrail account list".
+func accountList(fs *flag.FlagSet, stdout io.Writer) func(context.Context, *app.App) error {
+	var customer, currency string
+	fs.StringVar(&customer, "customer", "", "only the accounts of this customer uuid")
+	fs.StringVar(&currency, "currency", "", "only the accounts in this currency, e.g. EUR")
+	return func(ctx context.Context, a *app.App) error {
+		accts, err := a.Store().AccountsOf(ctx, customer)
+		if err != nil {
+			return err
+		}
+		tw, flush := table(stdout, "ID\tCUSTOMER\tCURRENCY\tIBAN\tSTATUS\tAVAILABLE\tNICKNAME")
+		for _, ac := range accts {
+			if currency != "" && !strings.EqualFold(ac.Currency, currency) {
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ac.ID, ac.CustomerID, ac.Currency, ac.IBAN, ac.Status,
+				major(ac.Balance.Available, ac.Currency), orDash(ac.Nickname))
+		}
+		return flush()
+	}
+}
+
+// accountGet binds the flags of "bankrail account get".
+func accountGet(fs *flag.FlagSet, stdout io.Writer) func(context.Context, *app.App) error {
+	var id, iban string
+	fs.StringVar(&id, "id", "", "account uuid (or --iban)")
+	fs.StringVar(&iban, "iban", "", "the account's IBAN (or --id)")
+	return func(ctx context.Context, a *app.App) error {
+		var ac ledger.Account
+		var err error
+		switch {
+		case (id == "") == (iban == ""):
+			return errors.New("give --id or --iban")
+		case id != "":
+			if ac, err = a.Store().AccountByID(ctx, strings.ToLower(id)); err != nil {
+				return fmt.Errorf("--id: %w", err)
+			}
+		default:
+			if ac, err = a.Store().Ledger().AccountByIBAN(ctx, strings.ToUpper(strings.ReplaceAll(iban, " ", ""))); err != nil {
+				return fmt.Errorf("--iban: %w", err)
+			}
+		}
+		tw, flush := table(stdout, "account\t"+ac.ID)
+		fmt.Fprintf(tw, "customer\t%s\ntype\t%s\nstatus\t%s\ncurrency\t%s\niban\t%s\nnickname\t%s\ncreated\t%s\n",
+			ac.CustomerID, ac.Type, ac.Status, ac.Currency, ac.IBAN, orDash(ac.Nickname), when(ac.CreatedAt))
+		fmt.Fprintf(tw, "available\t%s\npending\t%s\nheld\t%s\n", major(ac.Balance.Available, ac.Currency),
+			major(ac.Balance.Pending, ac.Currency), major(ac.Balance.Held, ac.Currency))
+		return flush()
+	}
+}

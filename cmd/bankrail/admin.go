@@ -54,6 +54,8 @@ var adminCommands = []adminCommand{
 		"Opens a Connect account of a customer; it receives the customer's payments in its currency (docs/connect.md).\n" +
 			"Without --id and --iban both are derived from the customer, currency and nickname, so running it again opens\n" +
 			"nothing new; a generated IBAN has valid check digits (GB for GBP, DE otherwise). It starts ACTIVE, balance zero.", accountCreate},
+	{"account", "list", "[--customer UUID] [--currency EUR]", "Lists the Connect accounts (of one customer with --customer): id, customer, currency, IBAN, status, available balance.", accountList},
+	{"account", "get", "--id UUID | --iban IBAN", "Shows a Connect account and its balances (available, pending, held).", accountGet},
 	{"ledger", "verify", "[--json]", ledgerVerifyAbout, ledgerVerify},
 	{"jobs", "dead", "[--json] [--limit N]", jobsDeadAbout, jobsDead},
 	{"jobs", "retry", "--id ID", jobsRetryAbout, jobsRetry},

@@ -36,10 +36,7 @@ func TestApplicationCreateRefusesInternalURLInProduction(t *testing.T) {
 // unless it exits 0, and returns its output.
 func adminOn(t *testing.T, db dbtest.DB) (storage []string, admin func(args ...string) string) {
 	t.Helper()
-	storage = []string{"--data-dir", db.DataDir, "--database-url", db.DatabaseURL, "--mode", "production"}
-	if db.Engine == dbtest.Postgres {
-		storage[1] = t.TempDir()
-	}
+	storage = append(storageOf(t, db), "--mode", "production")
 	return storage, func(args ...string) string {
 		t.Helper()
 		code, out, errOut := runCmd(t, append(args, storage...)...)

@@ -32,9 +32,28 @@ func newFlagSet(name, help string) *flag.FlagSet {
 func storageFlags(fs *flag.FlagSet, c *config.Config) {
 	fs.StringVar(&c.DataDir, "data-dir", c.DataDir, "directory of the SQLite database")
 	fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "PostgreSQL URL (postgres://user:pass@host:5432/db); empty uses SQLite in --data-dir")
-	fs.StringVar((*string)(&c.Mode), "mode", string(c.Mode), "sandbox (mock banks, virtual clock, demo merchant) or production")
+	fs.Var(modeFlag{c}, "mode", "sandbox (mock banks, virtual clock, demo merchant) or production. The first serve records it in the database, "+
+		"which then refuses the other mode (bankrail migrate --convert-to changes it); the administration commands take the database's mode when --mode is not given")
 	fs.StringVar(&c.LogLevel, "log-level", c.LogLevel, "debug, info, warn or error")
 	fs.StringVar(&c.LogFormat, "log-format", c.LogFormat, "text or json")
+}
+
+// modeFlag is --mode: setting it (flag or environment) marks the mode as
+// given, which the administration commands compare with the database's.
+type modeFlag struct{ c *config.Config }
+
+// String is the mode.
+func (m modeFlag) String() string {
+	if m.c == nil {
+		return ""
+	}
+	return string(m.c.Mode)
+}
+
+// Set sets the mode and marks it given.
+func (m modeFlag) Set(s string) error {
+	m.c.Mode, m.c.ModeGiven = config.Mode(s), true
+	return nil
 }
 
 // parse parses args, then fills every flag not given on the command line from

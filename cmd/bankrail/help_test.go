@@ -29,8 +29,9 @@ func TestEverySubcommandHelpShowsItsOwnFlags(t *testing.T) {
 		"user create": {"-customer", "-username", "-password", "-password-stdin", "-role"},
 		"user list":   {"-customer"}, "user get": {"-username"}, "user disable": {"-username"},
 		"account create": {"-customer", "-currency", "-nickname", "-iban", "-id"},
-		"ledger verify":  {"-json"},
-		"jobs dead":      {"-json", "-limit"}, "jobs retry": {"-id"},
+		"account list":   {"-customer", "-currency"}, "account get": {"-id", "-iban"},
+		"ledger verify": {"-json"},
+		"jobs dead":     {"-json", "-limit"}, "jobs retry": {"-id"},
 	}
 	for _, c := range adminCommands {
 		name := c.noun + " " + c.verb
@@ -63,7 +64,7 @@ func TestEverySubcommandHelpShowsItsOwnFlags(t *testing.T) {
 		}
 	}
 	// A noun alone lists its commands; with --help on stdout and 0.
-	for _, noun := range []string{"customer", "application", "user", "keys", "ledger", "jobs", "statements"} {
+	for _, noun := range []string{"customer", "application", "user", "keys", "account", "ledger", "jobs", "statements"} {
 		code, out, _ := runCmd(t, noun, "--help")
 		if code != 0 || !strings.Contains(out, "bankrail "+noun+" ") {
 			t.Errorf("%s --help: exit %d\n%s", noun, code, out)

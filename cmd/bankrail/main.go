@@ -21,21 +21,23 @@ Commands:
   serve         run the service (sandbox by default: mock banks, virtual clock, demo merchant)
   migrate       apply database migrations and exit
   version       print the version
-  customer      create, list, show customers      (bankrail customer --help)
-  application   create, list, show applications   (bankrail application --help)
-  user          create, list, show, disable users (bankrail user --help)
-  keys          rotate token signing keys         (bankrail keys rotate --help)
-  account       open, list, show Connect accounts (bankrail account --help)
+  customer      create, list, get customers          (bankrail customer --help)
+  application   create, list, get applications       (bankrail application --help)
+  user          create, list, get, disable users     (bankrail user --help)
+  keys          rotate token signing keys            (bankrail keys rotate --help)
+  account       create, list, get Connect accounts   (bankrail account --help)
   ledger        verify the books: balances against postings (bankrail ledger verify --help)
-  jobs          list dead jobs, run one again              (bankrail jobs --help)
+  jobs          dead, retry: list dead jobs, run one again  (bankrail jobs --help)
   statements    import the bank's statements (camt.053/054), list them and the reconciliation
                 exceptions, resolve one (bankrail statements --help; docs/banking.md)
 
 For merchant developers, against a running instance (docs/cli.md):
   login         store a profile (URL, credentials) that the commands below use
   trigger       create a payment and drive it to an outcome: bankrail trigger COMPLETED
+  payments      list your payments, show one:  bankrail payments list / get <id>
   notifications follow the delivery log live, forwarding to a local receiver:
                 bankrail notifications tail --forward-to http://localhost:4242/hook
+                deliver one again:  bankrail notifications resend <id>
   sandbox       reset, snapshot, restore the sandbox; webhook chaos (bankrail sandbox --help)
 
 Every flag can also be set with an environment variable BANKRAIL_<NAME>
@@ -81,6 +83,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return trigger(ctx, rest, stdout, stderr)
 	case "notifications":
 		return notifications(ctx, rest, stdout, stderr)
+	case "payments":
+		return payments(ctx, rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -22,11 +22,12 @@ const notificationsHelp = `Usage: bankrail notifications <command> [flags]
 
 Commands:
   tail    follow the delivery log live, and re-deliver each notification to a local receiver
+  resend  deliver one notification again, now: bankrail notifications resend <notification id>
 
-Run 'bankrail notifications tail --help' for its flags.
+Run 'bankrail notifications <command> --help' for its flags.
 `
 
-const tailHelp = `Usage: bankrail notifications tail [--forward-to URL] [--secret S] [--interval D] [--json]
+const tailHelp = `Usage: bankrail notifications tail [--event TYPES] [--forward-to URL] [--secret S] [--interval D] [--json]
 
 Follows the delivery log of your application live (GET /notifications and each notification's
 attempts, polled every --interval), like 'stripe listen': every new notification and every new
@@ -39,6 +40,19 @@ X-Service-Notification-Id) with the application's notification secret (--secret,
 --notification-secret of 'bankrail login'): verify it with the public package
 github.com/bankrail/bankrail/notification as you would bankrail's own delivery. Each is forwarded
 once; the answer of your receiver is printed.
+
+Each line names what the notification is about by its kind: "payment <id>" (gateway, payment_*
+and refund_* notifications, which are ordered with their payment), "payout <id>" (payout_* and
+account_holder_verification_*), "mandate <id>", "channel <id>". --event keeps only some types:
+a comma-separated list, where a name ending in * is a prefix (--event 'payout_*,refund_confirmed';
+"gateway" is the notifications without X-Service-Type). Only those are printed and forwarded.
+`
+
+const resendHelp = `Usage: bankrail notifications resend <notification id> [--json]
+
+Delivers a notification again, now (POST /notifications/{id}/redeliver), whatever its status,
+signed afresh; 'bankrail notifications tail' shows the new attempt. Find ids with tail or the
+dashboard.
 `
 
 // notifications serves `bankrail notifications <command>`.
@@ -46,6 +60,8 @@ func notifications(ctx context.Context, args []string, stdout, stderr io.Writer)
 	switch {
 	case len(args) > 0 && args[0] == "tail":
 		return tail(ctx, args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "resend":
+		return resend(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && isHelp(args[0]):
 		fmt.Fprint(stdout, notificationsHelp)
 		return 0
@@ -63,6 +79,8 @@ func tail(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("notifications tail", tailHelp)
 	conn.bind(fs)
 	fs.StringVar(&t.forwardTo, "forward-to", "", "re-deliver each new notification, signed, to this URL")
+	fs.Func("event", "only these notification types, comma-separated; a trailing * is a prefix (payout_*); gateway: those without a type",
+		func(v string) error { return t.events.set(v) })
 	fs.StringVar(&t.secret, "secret", "", "the application's notification secret for --forward-to (default: the profile's)")
 	fs.DurationVar(&t.interval, "interval", time.Second, "how often to poll the delivery log")
 	fs.BoolVar(&t.json, "json", false, "print one JSON object per event (for scripts)")
@@ -103,6 +121,7 @@ type tailer struct {
 	forwardTo string
 	secret    string
 	interval  time.Duration
+	events    eventFilter
 
 	seen map[string]*tracked
 }
@@ -220,6 +239,10 @@ func (t *tailer) poll(ctx context.Context, baseline bool) error {
 	})
 	for _, n := range fresh {
 		tr := t.seen[n.ID]
+		if !t.events.match(n.Type) { // noted, so that polls stop at known ones, never printed
+			t.seen[n.ID] = &tracked{printed: n.AttemptCount, status: n.Status}
+			continue
+		}
 		if tr == nil {
 			tr = &tracked{}
 			t.seen[n.ID] = tr
@@ -278,7 +301,7 @@ func (t *tailer) printNotification(n api.Notification) {
 	}
 	about := ""
 	if n.PaymentID != nil {
-		about = " payment " + *n.PaymentID
+		about = " " + subjectKind(n.Type) + " " + *n.PaymentID
 	}
 	if s := bodyStatus(n.Body); s != "" {
 		about += " " + s

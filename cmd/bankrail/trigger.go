@@ -48,6 +48,21 @@ var triggerOutcomes = []string{"RECEIVED", "NOT_RECEIVED", "REFUND", "PAYOUT"}
 var sandboxOutcomes = []api.SandboxOutcome{"COMPLETED", "REFUSED_BY_BANK", "ERROR_AT_BANK", "CANCELLED_BY_USER", "ABANDONED_BY_USER",
 	"REFUSED_BY_RISK", "DELAYED_AT_BANK>COMPLETED", "DELAYED_AT_BANK>REFUSED_BY_BANK"}
 
+// outcomeList names every outcome trigger plays, as its help does.
+func outcomeList() string {
+	names := make([]string, 0, len(sandboxOutcomes)+len(triggerOutcomes))
+	for _, o := range sandboxOutcomes {
+		names = append(names, string(o))
+	}
+	for _, o := range triggerOutcomes {
+		if o == "REFUND" || o == "PAYOUT" {
+			o = strings.ToLower(o)
+		}
+		names = append(names, o)
+	}
+	return strings.Join(names, ", ")
+}
+
 // trigger serves `bankrail trigger`.
 func trigger(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var conn connection
@@ -67,7 +82,7 @@ func trigger(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		outcome = strings.ToUpper(positional[0])
 		if !slices.Contains(triggerOutcomes, outcome) && !slices.Contains(sandboxOutcomes, api.SandboxOutcome(outcome)) {
-			err = fmt.Errorf("unknown outcome %q", positional[0])
+			err = fmt.Errorf("unknown outcome %q; the outcomes are %s", positional[0], outcomeList())
 		}
 	}
 	if err == nil && t.currency != "EUR" && t.currency != "GBP" {

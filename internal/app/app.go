@@ -115,13 +115,15 @@ type App struct {
 
 	demo bool // the demo merchant is in use (sandbox, no seed)
 
+	modeToRecord bool // the database had no mode: New records the app's once it has started (mode.go)
+
 	inFlight atomic.Int64 // requests being answered (httpapi); report generations give way to them
 }
 
 // New opens the database, applies migrations and the seed, and builds every
 // component. Nothing listens until Start.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*App, error) {
-	a, err := open(ctx, cfg, log, opts)
+	a, err := open(ctx, cfg, log, opts, recordMode)
 	if err != nil {
 		return nil, err
 	}
@@ -129,18 +131,24 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options)
 		_ = a.store.Close() // the build's error is the one to report
 		return nil, err
 	}
+	if err := a.recordStartMode(ctx); err != nil {
+		_ = a.store.Close() // the mode's error is the one to report
+		return nil, err
+	}
+	a.warnProduction(ctx)
 	return a, nil
 }
 
 // Admin opens the database and the identity service only, for the
-// administration commands: no seed, no demo merchant, no server.
+// administration commands: no seed, no demo merchant, no server. It runs in
+// the mode recorded in the database unless cfg.ModeGiven (mode.go).
 func Admin(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
-	return open(ctx, cfg, log, Options{})
+	return open(ctx, cfg, log, Options{}, adoptMode)
 }
 
 // open validates cfg, opens and migrates the database and builds the clock
 // and the identity service.
-func open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options) (*App, error) {
+func open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options, mode modePolicy) (*App, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -155,15 +163,18 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options
 		return nil, err
 	}
 	a.store = st
-	if err := a.core(ctx, opts); err != nil {
+	if err := a.core(ctx, opts, mode); err != nil {
 		_ = st.Close() // the core's error is the one to report
 		return nil, err
 	}
 	return a, nil
 }
 
-func (a *App) core(ctx context.Context, opts Options) error {
+func (a *App) core(ctx context.Context, opts Options, mode modePolicy) error {
 	if err := a.store.Migrate(ctx); err != nil {
+		return err
+	}
+	if err := a.settleMode(ctx, mode); err != nil {
 		return err
 	}
 	base := opts.BaseClock

@@ -54,6 +54,20 @@ func settleApp(t *testing.T, db dbtest.DB, mode config.Mode, base clock.Clock, o
 			Accounts:     []seed.Account{{ID: c.account, Currency: "EUR"}}})
 	}
 	opts.BaseClock, opts.HashParams, opts.Seed = base, &hp, &f
+	// Tests here run one database in both modes on purpose (the sandbox's
+	// mock bank receives what production then refunds): it is converted
+	// first, as an operator would (bankrail migrate --convert-to).
+	conv, err := app.Admin(adminContext(), cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = conv.ConvertMode(adminContext(), mode)
+	if cerr := conv.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 	a, err := app.New(adminContext(), cfg, slog.New(slog.DiscardHandler), opts)
 	if err != nil {
 		t.Fatal(err)

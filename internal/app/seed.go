@@ -3,11 +3,15 @@ package app
 import (
 	"context"
 	"fmt"
+	"net"
 
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/netguard"
 	"github.com/bankrail/bankrail/internal/seed"
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 // seed applies the seed file, or creates the demo merchant in an empty
@@ -22,7 +26,7 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 		f = &loaded
 	}
 	if f != nil {
-		res, err := seed.ApplyWithAccounts(ctx, a.identity, a.accounts, *f)
+		res, err := a.applySeed(ctx, a.hasher, a.seedURLCheck(), *f)
 		if err != nil {
 			return err
 		}
@@ -38,8 +42,8 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 	}
 	if n == 0 {
 		// The demo's credentials are published: hashed at no cost.
-		public := identity.NewService(a.store, a.clock, identity.NewHasher(identity.PublicHashParams, 1))
-		if _, err := seed.ApplyWithAccounts(ctx, public, a.accounts, seed.Demo(a.cfg.PublicURL)); err != nil {
+		public := identity.NewHasher(identity.PublicHashParams, 1)
+		if _, err := a.applySeed(ctx, public, nil, seed.Demo(a.cfg.PublicURL)); err != nil {
 			return fmt.Errorf("create demo merchant: %w", err)
 		}
 		a.log.Info("created the sandbox demo merchant", "client_id", seed.DemoClientID, "username", seed.DemoUsername)
@@ -53,6 +57,49 @@ func (a *App) seed(ctx context.Context, opts Options) error {
 		return a.demoToInbox(ctx)
 	}
 	return nil
+}
+
+// applySeed applies f in one transaction: all of it or, when any part is
+// refused (a notification URL, a short secret, a conflict), none of it, so
+// that a failed start leaves nothing half-seeded (issue 30, item 3).
+func (a *App) applySeed(ctx context.Context, hasher *identity.Hasher, check identity.URLCheck, f seed.File) (seed.Result, error) {
+	var res seed.Result
+	err := a.store.InTx(ctx, func(tx *store.Tx) error {
+		clk := a.clock
+		if a.virtual != nil { // the tenants' clocks of the customers this transaction creates
+			clk = clock.NewTenants(a.virtual, tx.TenantClocks(), a.cfg.ClockRefresh)
+		}
+		svc := identity.NewService(tx.Identity(), clk, hasher)
+		if check != nil {
+			svc.CheckNotificationURLs(check)
+		}
+		var err error
+		res, err = seed.ApplyWithAccounts(ctx, svc, ledger.NewService(tx.Ledger(), clk), f)
+		return err
+	})
+	if err != nil {
+		return seed.Result{}, fmt.Errorf("%w (nothing of the seed file was applied)", err)
+	}
+	return res, nil
+}
+
+// seedURLCheck checks the seed's notification URLs in production: an
+// address that is loopback, private, link-local or metadata is refused, but
+// a host name that does not resolve now is accepted with a warning (start-up
+// must not depend on merchants' DNS); delivery checks the addresses again
+// when it dials (netguard.Dialer).
+func (a *App) seedURLCheck() identity.URLCheck {
+	if a.cfg.Mode != config.Production {
+		return nil
+	}
+	return func(ctx context.Context, rawURL, field string) error {
+		unresolved, err := netguard.CheckURLAtStart(ctx, net.DefaultResolver, rawURL, field)
+		if unresolved {
+			a.log.Warn("a seeded notification URL's host does not resolve now; accepted, and checked again at each delivery",
+				"url", rawURL)
+		}
+		return err
+	}
 }
 
 // demoToInbox points a demo application that has no notification URL (one

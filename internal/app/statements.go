@@ -45,7 +45,7 @@ func (a *App) Statements() *statement.Importer { return a.statements }
 // workers): for `bankrail statements`, which runs beside a server on the
 // same database or without one. Close it after use.
 func OpenStatements(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
-	a, err := open(ctx, cfg, log, Options{})
+	a, err := open(ctx, cfg, log, Options{}, adoptMode) // an administration command: the database's mode
 	if err != nil {
 		return nil, err
 	}

@@ -18,8 +18,8 @@ const ChromiumPath = "/usr/bin/chromium"
 
 // Width and Height are the phone-sized viewport of every tab.
 const (
-	Width  = 412
-	Height = 915
+	Width  = 390
+	Height = 844
 )
 
 // Start starts a headless Chromium for the test, closed with it; scripts

@@ -34,7 +34,11 @@ type Config struct {
 	DataDir     string // SQLite file and local state
 	DatabaseURL string // postgres://... switches to PostgreSQL; empty means SQLite in DataDir
 	Mode        Mode
-	SeedFile    string
+	// ModeGiven says Mode was given (flag or environment) rather than left
+	// at its default: the administration commands otherwise take the mode
+	// recorded in the database (internal/app, mode.go).
+	ModeGiven bool
+	SeedFile  string
 	// StatementsDir, when set, is a folder watched for the bank's statement
 	// files (camt.053/054): each is imported once and moved to done/ or
 	// failed/ (internal/statement.Folder).

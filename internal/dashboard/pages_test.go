@@ -148,17 +148,7 @@ func TestPaymentPage(t *testing.T) {
 func TestRefundFromThePage(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		openAccount(t, env, apptest.ShopID, "EUR", "main")
-		token := env.Token(t, apptest.Merchant)
-		id := createPayment(t, env, token, "connect-1", map[string]string{"X-Service-Testing-Scenario": "COMPLETED"},
-			func(b map[string]any) { delete(b, "beneficiary") })
-		c := signIn(t, env, apptest.Merchant)
-		var body string
-		waitFor(t, "the refund form", func() bool {
-			body = c.open("/dashboard/payments/" + id).Body
-			return strings.Contains(body, "Request a refund")
-		})
-		key := regexp.MustCompile(`name="key" value="([^"]+)"`).FindStringSubmatch(body)[1]
+		c, id, _, key := refundablePayment(t, env, "connect-1")
 		for _, bad := range []string{"3.001", "abc", "-1"} {
 			p := c.post("/dashboard/payments/"+id+"/refund", url.Values{"amount": {bad}, "key": {key}})
 			if p.Status != http.StatusUnprocessableEntity {

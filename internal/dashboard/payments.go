@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -257,29 +258,52 @@ func (h *paymentPages) refund(w http.ResponseWriter, q *req) error {
 	if err := uuid.Validate(form.Key); err != nil {
 		form.Key = ""
 	}
+	p, err := h.Payments.Get(q.ctx(), q.viewer(), id)
+	if err != nil {
+		return err
+	}
+	// The reference is optional on the page and required by the contract:
+	// an empty one is the payment's own reference, which the payer saw on
+	// the payment and sees again on the refund.
 	in := refund.Input{ViewerCustomerID: q.viewer(), PaymentID: id, IdempotencyKey: form.Key, ExternalReference: form.Reference}
+	if in.ExternalReference == "" {
+		in.ExternalReference = p.UniqueReference
+	}
 	if form.Amount != "" {
-		p, err := h.Payments.Get(q.ctx(), q.viewer(), id)
-		if err != nil {
-			return err
-		}
 		m, err := money.Parse(form.Amount, p.Request.Currency)
-		if err != nil {
+		if err != nil || m.Minor() <= 0 {
 			return h.paymentPage(w, q, http.StatusUnprocessableEntity, "", &problemView{Message: "Enter the amount in " +
 				p.Request.Currency + " with at most its decimals, such as 10.50, or leave it empty to refund all that is left."}, form)
 		}
 		minor := m.Minor()
 		in.Amount = &minor
 	}
-	_, err := h.Refunds.Request(q.ctx(), in, func(refund.Refund) ([]byte, error) { return []byte("{}"), nil })
+	_, err = h.Refunds.Request(q.ctx(), in, func(refund.Refund) ([]byte, error) { return []byte("{}"), nil })
 	if err != nil {
 		problem, perr := problemOf(err)
 		if perr != nil {
 			return perr
 		}
+		var lim refund.Limit
+		var e *errs.Error
+		switch {
+		case errors.As(err, &lim):
+			problem = &problemView{Message: refundLimitMessage(lim)}
+		case errors.As(err, &e):
+			problem = problem.labelled(e, map[string]string{"externalReference": "Your reference", "amount": "The amount"})
+		}
 		return h.paymentPage(w, q, statusOf(err), "", problem, form)
 	}
 	return done(w, q, Prefix+"payments/"+id, "refund")
+}
+
+// refundLimitMessage is a refund's limit in the currency's major units
+// ("at most 8.00 EUR"), where the API says minor units.
+func refundLimitMessage(lim refund.Limit) string {
+	if lim.Max < 0 {
+		return "The amount is more than " + lim.Of + " now. Reload the page to see what can be refunded."
+	}
+	return "The amount can be at most " + formatAmount(lim.Max, lim.Currency) + ": " + lim.Of + "."
 }
 
 // authorise is POST /dashboard/payments/{id}/authorise (sandbox): play a

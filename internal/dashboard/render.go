@@ -202,20 +202,41 @@ func problemOf(err error) (*problemView, error) {
 	if !ok || e.Code == errs.Internal || e.Code == errs.NotFound || e.Code == errs.AccessDenied || e.Code == errs.Unauthorised {
 		return nil, err
 	}
-	p := &problemView{Message: e.Message}
+	p := &problemView{Message: pageMessage(e)}
 	for _, f := range e.Fields {
 		p.Fields = append(p.Fields, f.Message)
 	}
 	return p, nil
 }
 
+// labelled is p with each field's API name (externalReference) replaced by
+// the label of its form's field (Your reference), so that the page speaks
+// of what the person sees.
+func (p *problemView) labelled(e *errs.Error, labels map[string]string) *problemView {
+	for i, f := range e.Fields {
+		if label, ok := labels[f.PropertyPath]; ok && i < len(p.Fields) {
+			p.Fields[i] = label + strings.TrimPrefix(f.Message, f.PropertyPath)
+		}
+	}
+	return p
+}
+
 // messageOf is an error's message with its fields' messages.
 func messageOf(e *errs.Error) string {
-	msg := e.Message
+	msg := pageMessage(e)
 	for _, f := range e.Fields {
 		msg += " " + f.Message
 	}
 	return msg
+}
+
+// pageMessage is e's message for a page: the API's summary of a validation
+// failure ("see errors for each field") speaks of its JSON, not of the page.
+func pageMessage(e *errs.Error) string {
+	if e.Code == errs.ValidationFailure && len(e.Fields) > 0 {
+		return "Please check what you entered:"
+	}
+	return e.Message
 }
 
 // formatAmount writes minor units of currency as a decimal with the code:

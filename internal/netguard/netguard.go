@@ -73,6 +73,26 @@ type Resolver interface {
 // whose host does not resolve to a forbidden address. It returns
 // VALIDATION_FAILURE naming field. Delivery checks again in the dialer.
 func CheckURL(ctx context.Context, r Resolver, raw, field string) error {
+	_, err := checkURL(ctx, r, raw, field)
+	return err
+}
+
+// CheckURLAtStart is CheckURL for a URL read at start-up (the seed file): a
+// host name that does not resolve now is accepted, reported by unresolved,
+// so that a start does not depend on merchants' DNS; an address that is
+// forbidden, or a name that resolves to one, is refused as by CheckURL.
+// Delivery checks the addresses it dials.
+func CheckURLAtStart(ctx context.Context, r Resolver, raw, field string) (unresolved bool, err error) {
+	unresolved, err = checkURL(ctx, r, raw, field)
+	if unresolved {
+		return true, nil
+	}
+	return false, err
+}
+
+// checkURL is CheckURL, and whether its error is a host that does not
+// resolve.
+func checkURL(ctx context.Context, r Resolver, raw, field string) (unresolved bool, err error) {
 	invalid := func(format string, args ...any) error {
 		msg := fmt.Sprintf(format, args...)
 		return &errs.Error{Code: errs.ValidationFailure, Message: "The request failed validation; see errors for each field.",
@@ -80,25 +100,25 @@ func CheckURL(ctx context.Context, r Resolver, raw, field string) error {
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
-		return invalid("must be an absolute http or https URL")
+		return false, invalid("must be an absolute http or https URL")
 	}
 	host := u.Hostname()
 	if ip, err := netip.ParseAddr(host); err == nil {
 		if Forbidden(ip) {
-			return invalid("must not point to a loopback, private, link-local or metadata address")
+			return false, invalid("must not point to a loopback, private, link-local or metadata address")
 		}
-		return nil
+		return false, nil
 	}
 	ips, err := r.LookupNetIP(ctx, "ip", host)
 	if err != nil || len(ips) == 0 {
-		return invalid("host %q does not resolve", host)
+		return true, invalid("host %q does not resolve", host)
 	}
 	for _, ip := range ips {
 		if Forbidden(ip) {
-			return invalid("host %q resolves to a loopback, private, link-local or metadata address", host)
+			return false, invalid("host %q resolves to a loopback, private, link-local or metadata address", host)
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // Dialer returns a dialer that refuses forbidden addresses when guard is

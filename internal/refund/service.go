@@ -3,6 +3,7 @@ package refund
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 
@@ -150,11 +151,37 @@ func outcomeOf(f Refund, reject bool) Status {
 	return Confirmed
 }
 
-// tooHigh is the 422 of an amount above what the rules allow.
-func tooHigh(format string, args ...any) error {
+// Limit is the cause of a refund's TOO_HIGH amount: the most that could be
+// refunded (in minor units of Currency) and why, so that a page shows it in
+// the currency's major units while the API's message keeps the contract's
+// minor units. Max is -1 when a concurrent refund or movement decided it
+// and the figure is not known.
+type Limit struct {
+	Max      int64
+	Currency string
+	Of       string // "what is left of the payment to refund" or "the Connect account's available balance"
+}
+
+// Error is the limit in words.
+func (l Limit) Error() string { return fmt.Sprintf("at most %d %s: %s", l.Max, l.Currency, l.Of) }
+
+// The two limits of a refund's amount.
+const (
+	limitLeft    = "what is left of the payment to refund"
+	limitBalance = "the Connect account's available balance"
+)
+
+// tooHigh is the 422 of an amount above lim.
+func tooHigh(lim Limit) error {
 	var v errs.Validation
-	v.Add(errs.TooHigh, "amount", format, args...)
-	return v.Err()
+	if lim.Max < 0 {
+		v.Add(errs.TooHigh, "amount", "amount must be at most %s.", lim.Of)
+	} else {
+		v.Add(errs.TooHigh, "amount", "amount must be at most %d: %s.", lim.Max, lim.Of)
+	}
+	e := v.Err().(*errs.Error)
+	e.Cause = lim
+	return e
 }
 
 // create applies the rule and writes the PENDING refund, its hold and the
@@ -181,9 +208,9 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error)
 	}
 	switch {
 	case amount > left:
-		return Refund{}, tooHigh("amount must be at most %d: what is left of the payment to refund.", left)
+		return Refund{}, tooHigh(Limit{Max: left, Currency: acct.Currency, Of: limitLeft})
 	case amount > acct.Balance.Available:
-		return Refund{}, tooHigh("amount must be at most %d: the Connect account's available balance.", acct.Balance.Available)
+		return Refund{}, tooHigh(Limit{Max: acct.Balance.Available, Currency: acct.Currency, Of: limitBalance})
 	}
 	m, err := money.New(amount, acct.Currency)
 	if err != nil {
@@ -211,7 +238,7 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error)
 	// ledger's balance UPDATE holds it until the commit (on PostgreSQL),
 	// and every movement of the account waits for it.
 	if err := r.Refunds().Reserve(ctx, p.ID, amount, p.Amount()); errors.Is(err, ErrOverRefund) {
-		return Refund{}, tooHigh("amount must be at most what is left of the payment to refund.")
+		return Refund{}, tooHigh(Limit{Max: -1, Currency: acct.Currency, Of: limitLeft})
 	} else if err != nil {
 		return Refund{}, err
 	}
@@ -223,7 +250,7 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error)
 		return Refund{}, err
 	}
 	if err := r.Ledger().Record(ctx, tx, e); errors.Is(err, ledger.ErrInsufficientFunds) {
-		return Refund{}, tooHigh("amount must be at most the Connect account's available balance.")
+		return Refund{}, tooHigh(Limit{Max: -1, Currency: acct.Currency, Of: limitBalance})
 	} else if err != nil {
 		return Refund{}, err
 	}

@@ -12,12 +12,20 @@ import (
 
 // tenantClocks is the repository of the sandbox's per-tenant clocks: one
 // offset per top-level customer (table tenant_clocks; no row is offset 0).
-type tenantClocks struct{ s *Store }
+type tenantClocks struct {
+	s *Store
+	q querier // reads: the read pool, or a unit of work's transaction
+}
 
 var _ clock.TenantStore = tenantClocks{}
 
 // TenantClocks is the repository of the sandbox's per-tenant clocks.
-func (s *Store) TenantClocks() clock.TenantStore { return tenantClocks{s: s} }
+func (s *Store) TenantClocks() clock.TenantStore { return tenantClocks{s: s, q: s.read} }
+
+// TenantClocks is the repository of the sandbox's per-tenant clocks that
+// reads inside the transaction: it sees the customers the unit of work has
+// created (a seed file's, applied in one transaction).
+func (t *Tx) TenantClocks() clock.TenantStore { return tenantClocks{s: t.s, q: t.tx} }
 
 // tenantOffsetSQL is the offset, in microseconds, of the clock of the
 // customer in column col: the tenant_clocks row of one of its ancestors
@@ -38,7 +46,7 @@ var maxOffsetMicros = clock.MaxOffset.Microseconds()
 func (r tenantClocks) TenantClock(ctx context.Context, customerID string) (string, time.Duration, error) {
 	var top string
 	var us int64
-	err := r.s.read.QueryRowContext(ctx, `
+	err := r.q.QueryRowContext(ctx, `
 		SELECT ct.ancestor_id, COALESCE(tc.offset_us, 0)
 		FROM customer_tree ct LEFT JOIN tenant_clocks tc ON tc.tenant_id = ct.ancestor_id
 		WHERE ct.descendant_id = $1 ORDER BY ct.depth DESC LIMIT 1`, customerID).Scan(&top, &us)

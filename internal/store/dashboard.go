@@ -76,8 +76,5 @@ func (s *Store) SetNotificationURL(ctx context.Context, id, url string) error {
 // ApplicationsBelow lists the applications of ancestor and of the
 // customers below it (customer_tree), oldest first.
 func (s *Store) ApplicationsBelow(ctx context.Context, ancestor string) ([]identity.Application, error) {
-	return listRows(ctx, s.read, "applications", scanApplication,
-		`SELECT `+applicationColumns+` FROM applications
-		WHERE customer_id IN (SELECT descendant_id FROM customer_tree WHERE ancestor_id = $1)
-		ORDER BY created_at, id`, ancestor)
+	return s.identity().ApplicationsBelow(ctx, ancestor)
 }

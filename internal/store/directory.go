@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/ledger"
 )
 
 // Directory lists customers, applications and users for administrators.
@@ -48,4 +49,19 @@ func listRows[T any](ctx context.Context, q querier, what string, scan func(inte
 		out = append(out, v)
 	}
 	return out, translate(rows.Err(), "list "+what)
+}
+
+// AccountsOf lists the Connect accounts of customerID (only its own), or
+// every account when it is empty, oldest first: for administrators
+// (bankrail account list), who see every customer.
+func (s *Store) AccountsOf(ctx context.Context, customerID string) ([]ledger.Account, error) {
+	return listRows(ctx, s.read, "accounts", scanAccount,
+		`SELECT `+accountColumns+` FROM ledger_accounts a WHERE $1 = '' OR a.customer_id = $1 ORDER BY a.created_at, a.id`, customerID)
+}
+
+// AccountByID reads the account id, whoever its customer: for
+// administrators (bankrail account get).
+func (s *Store) AccountByID(ctx context.Context, id string) (ledger.Account, error) {
+	a, err := scanAccount(s.read.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM ledger_accounts a WHERE a.id = $1`, id))
+	return a, translate(err, "account "+id)
 }

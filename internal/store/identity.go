@@ -5,15 +5,116 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/bankrail/bankrail/internal/audit"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/identity"
 )
 
-var _ identity.Store = (*Store)(nil)
+var (
+	_ identity.Store = (*Store)(nil)
+	_ identity.Store = identityRepo{}
+)
+
+// identityRepo is the repository of customers, applications and users over
+// a querier: a unit of work's transaction (tx set: a seed file is applied
+// all or nothing), or the pools outside one.
+type identityRepo struct {
+	s           *Store
+	read, write querier
+	tx          *sql.Tx // nil outside a unit of work
+}
+
+// Identity is the identity repository inside the transaction.
+func (t *Tx) Identity() identity.Store {
+	return identityRepo{s: t.s, read: t.tx, write: t.tx, tx: t.tx}
+}
+
+// identity is the identity repository outside any unit of work: reads on
+// the read pool, each write a transaction of its own.
+func (s *Store) identity() identityRepo { return identityRepo{s: s, read: s.read, write: s.write} }
+
+// inTx runs fn on the unit of work's transaction, or in a new one.
+func (r identityRepo) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if r.tx != nil {
+		return fn(r.tx)
+	}
+	return r.s.inTx(ctx, fn)
+}
 
 // CreateCustomer inserts a customer and its rows in the closure table.
 func (s *Store) CreateCustomer(ctx context.Context, c identity.Customer) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.identity().CreateCustomer(ctx, c)
+}
+
+// UpdateCustomer changes a customer's name.
+func (s *Store) UpdateCustomer(ctx context.Context, c identity.Customer) error {
+	return s.identity().UpdateCustomer(ctx, c)
+}
+
+// GetCustomer reads one customer.
+func (s *Store) GetCustomer(ctx context.Context, id string) (identity.Customer, error) {
+	return s.identity().GetCustomer(ctx, id)
+}
+
+// FindCustomerByName returns the oldest customer with that name.
+func (s *Store) FindCustomerByName(ctx context.Context, name string) (identity.Customer, error) {
+	return s.identity().FindCustomerByName(ctx, name)
+}
+
+// IsDescendant reports whether descendant is ancestor itself or below it.
+func (s *Store) IsDescendant(ctx context.Context, ancestor, descendant string) (bool, error) {
+	return s.identity().IsDescendant(ctx, ancestor, descendant)
+}
+
+// CountCustomers counts every customer.
+func (s *Store) CountCustomers(ctx context.Context) (int, error) {
+	return s.identity().CountCustomers(ctx)
+}
+
+// CreateApplication inserts an application.
+func (s *Store) CreateApplication(ctx context.Context, a identity.Application) error {
+	return s.identity().CreateApplication(ctx, a)
+}
+
+// UpdateApplication rewrites an application's secrets and notification URL.
+func (s *Store) UpdateApplication(ctx context.Context, a identity.Application) error {
+	return s.identity().UpdateApplication(ctx, a)
+}
+
+// GetApplicationByClientID reads an application by its client id.
+func (s *Store) GetApplicationByClientID(ctx context.Context, clientID string) (identity.Application, error) {
+	return s.identity().GetApplicationByClientID(ctx, clientID)
+}
+
+// GetApplication reads an application by id.
+func (s *Store) GetApplication(ctx context.Context, id string) (identity.Application, error) {
+	return s.identity().GetApplication(ctx, id)
+}
+
+// CreateUser inserts a user.
+func (s *Store) CreateUser(ctx context.Context, u identity.User) error {
+	return s.identity().CreateUser(ctx, u)
+}
+
+// UpdateUser rewrites a user's password hash, role, token generation and
+// status.
+func (s *Store) UpdateUser(ctx context.Context, u identity.User) error {
+	return s.identity().UpdateUser(ctx, u)
+}
+
+// GetUserByUsername reads a user by username.
+func (s *Store) GetUserByUsername(ctx context.Context, username string) (identity.User, error) {
+	return s.identity().GetUserByUsername(ctx, username)
+}
+
+// GetUser reads a user by id.
+func (s *Store) GetUser(ctx context.Context, id string) (identity.User, error) {
+	return s.identity().GetUser(ctx, id)
+}
+
+// CreateCustomer inserts a customer and its rows in the closure table.
+func (r identityRepo) CreateCustomer(ctx context.Context, c identity.Customer) error {
+	return r.inTx(ctx, func(tx *sql.Tx) error {
 		if c.ParentID != "" {
 			var one int
 			err := tx.QueryRowContext(ctx, `SELECT 1 FROM customers WHERE id = $1`, c.ParentID).Scan(&one)
@@ -39,8 +140,8 @@ func (s *Store) CreateCustomer(ctx context.Context, c identity.Customer) error {
 
 // UpdateCustomer changes a customer's name. Moving a customer in the tree is
 // not supported.
-func (s *Store) UpdateCustomer(ctx context.Context, c identity.Customer) error {
-	res, err := s.write.ExecContext(ctx, `UPDATE customers SET name = $2 WHERE id = $1`, c.ID, c.Name)
+func (r identityRepo) UpdateCustomer(ctx context.Context, c identity.Customer) error {
+	res, err := r.write.ExecContext(ctx, `UPDATE customers SET name = $2 WHERE id = $1`, c.ID, c.Name)
 	return expectOne(res, err, "customer "+c.ID)
 }
 
@@ -55,22 +156,22 @@ func scanCustomer(row interface{ Scan(...any) error }) (identity.Customer, error
 }
 
 // GetCustomer reads one customer.
-func (s *Store) GetCustomer(ctx context.Context, id string) (identity.Customer, error) {
-	c, err := scanCustomer(s.read.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE id = $1`, id))
+func (r identityRepo) GetCustomer(ctx context.Context, id string) (identity.Customer, error) {
+	c, err := scanCustomer(r.read.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE id = $1`, id))
 	return c, translate(err, "customer "+id)
 }
 
 // FindCustomerByName returns the oldest customer with that name.
-func (s *Store) FindCustomerByName(ctx context.Context, name string) (identity.Customer, error) {
-	c, err := scanCustomer(s.read.QueryRowContext(ctx,
+func (r identityRepo) FindCustomerByName(ctx context.Context, name string) (identity.Customer, error) {
+	c, err := scanCustomer(r.read.QueryRowContext(ctx,
 		`SELECT `+customerColumns+` FROM customers WHERE name = $1 ORDER BY created_at, id LIMIT 1`, name))
 	return c, translate(err, fmt.Sprintf("customer named %q", name))
 }
 
 // IsDescendant reports whether descendant is ancestor itself or below it.
-func (s *Store) IsDescendant(ctx context.Context, ancestor, descendant string) (bool, error) {
+func (r identityRepo) IsDescendant(ctx context.Context, ancestor, descendant string) (bool, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx,
+	err := r.read.QueryRowContext(ctx,
 		`SELECT COUNT(*) FROM customer_tree WHERE ancestor_id = $1 AND descendant_id = $2`, ancestor, descendant).Scan(&n)
 	if err != nil {
 		return false, translate(err, "customer tree")
@@ -79,15 +180,15 @@ func (s *Store) IsDescendant(ctx context.Context, ancestor, descendant string) (
 }
 
 // CountCustomers counts every customer.
-func (s *Store) CountCustomers(ctx context.Context) (int, error) {
+func (r identityRepo) CountCustomers(ctx context.Context) (int, error) {
 	var n int
-	err := s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM customers`).Scan(&n)
+	err := r.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM customers`).Scan(&n)
 	return n, translate(err, "count customers")
 }
 
 // CreateApplication inserts an application.
-func (s *Store) CreateApplication(ctx context.Context, a identity.Application) error {
-	_, err := s.write.ExecContext(ctx, `
+func (r identityRepo) CreateApplication(ctx context.Context, a identity.Application) error {
+	_, err := r.write.ExecContext(ctx, `
 		INSERT INTO applications (id, customer_id, client_id, client_secret_hash, notification_url, notification_secret, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`,
 		a.ID, a.CustomerID, a.ClientID, a.ClientSecretHash, a.NotificationURL, a.NotificationSecret, micros(a.CreatedAt))
@@ -95,8 +196,8 @@ func (s *Store) CreateApplication(ctx context.Context, a identity.Application) e
 }
 
 // UpdateApplication rewrites an application's secrets and notification URL.
-func (s *Store) UpdateApplication(ctx context.Context, a identity.Application) error {
-	res, err := s.write.ExecContext(ctx, `
+func (r identityRepo) UpdateApplication(ctx context.Context, a identity.Application) error {
+	res, err := r.write.ExecContext(ctx, `
 		UPDATE applications SET client_secret_hash = $2, notification_url = $3, notification_secret = $4
 		WHERE id = $1`, a.ID, a.ClientSecretHash, a.NotificationURL, a.NotificationSecret)
 	return expectOne(res, err, "application "+a.ClientID)
@@ -113,22 +214,22 @@ func scanApplication(row interface{ Scan(...any) error }) (identity.Application,
 }
 
 // GetApplicationByClientID reads an application by its client id.
-func (s *Store) GetApplicationByClientID(ctx context.Context, clientID string) (identity.Application, error) {
-	a, err := scanApplication(s.read.QueryRowContext(ctx,
+func (r identityRepo) GetApplicationByClientID(ctx context.Context, clientID string) (identity.Application, error) {
+	a, err := scanApplication(r.read.QueryRowContext(ctx,
 		`SELECT `+applicationColumns+` FROM applications WHERE client_id = $1`, clientID))
 	return a, translate(err, "application")
 }
 
 // GetApplication reads an application by id.
-func (s *Store) GetApplication(ctx context.Context, id string) (identity.Application, error) {
-	a, err := scanApplication(s.read.QueryRowContext(ctx,
+func (r identityRepo) GetApplication(ctx context.Context, id string) (identity.Application, error) {
+	a, err := scanApplication(r.read.QueryRowContext(ctx,
 		`SELECT `+applicationColumns+` FROM applications WHERE id = $1`, id))
 	return a, translate(err, "application")
 }
 
 // CreateUser inserts a user.
-func (s *Store) CreateUser(ctx context.Context, u identity.User) error {
-	_, err := s.write.ExecContext(ctx, `
+func (r identityRepo) CreateUser(ctx context.Context, u identity.User) error {
+	_, err := r.write.ExecContext(ctx, `
 		INSERT INTO users (id, customer_id, username, password_hash, role, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6)`,
 		u.ID, u.CustomerID, u.Username, u.PasswordHash, string(u.Role), micros(u.CreatedAt))
@@ -137,12 +238,12 @@ func (s *Store) CreateUser(ctx context.Context, u identity.User) error {
 
 // UpdateUser rewrites a user's password hash, role, token generation and
 // status.
-func (s *Store) UpdateUser(ctx context.Context, u identity.User) error {
+func (r identityRepo) UpdateUser(ctx context.Context, u identity.User) error {
 	var disabled sql.NullInt64
 	if !u.DisabledAt.IsZero() {
 		disabled = sql.NullInt64{Int64: micros(u.DisabledAt), Valid: true}
 	}
-	res, err := s.write.ExecContext(ctx, `
+	res, err := r.write.ExecContext(ctx, `
 		UPDATE users SET password_hash = $2, role = $3, token_generation = $4, disabled_at = $5 WHERE id = $1`,
 		u.ID, u.PasswordHash, string(u.Role), u.TokenGeneration, disabled)
 	return expectOne(res, err, "user "+u.Username)
@@ -163,14 +264,14 @@ func scanUser(row interface{ Scan(...any) error }) (identity.User, error) {
 }
 
 // GetUserByUsername reads a user by username.
-func (s *Store) GetUserByUsername(ctx context.Context, username string) (identity.User, error) {
-	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE username = $1`, username))
+func (r identityRepo) GetUserByUsername(ctx context.Context, username string) (identity.User, error) {
+	u, err := scanUser(r.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE username = $1`, username))
 	return u, translate(err, "user")
 }
 
 // GetUser reads a user by id.
-func (s *Store) GetUser(ctx context.Context, id string) (identity.User, error) {
-	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id))
+func (r identityRepo) GetUser(ctx context.Context, id string) (identity.User, error) {
+	u, err := scanUser(r.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id))
 	return u, translate(err, "user")
 }
 
@@ -190,4 +291,24 @@ func expectOne(res sql.Result, err error, what string) error {
 		return errs.E(errs.NotFound, "%s was not found.", what)
 	}
 	return nil
+}
+
+// ApplicationsBelow lists the applications of ancestor and of the
+// customers below it (customer_tree), oldest first.
+func (r identityRepo) ApplicationsBelow(ctx context.Context, ancestor string) ([]identity.Application, error) {
+	return listRows(ctx, r.read, "applications", scanApplication,
+		`SELECT `+applicationColumns+` FROM applications
+		WHERE customer_id IN (SELECT descendant_id FROM customer_tree WHERE ancestor_id = $1)
+		ORDER BY created_at, id`, ancestor)
+}
+
+// SetNotificationURL points application id at url, audited as a change of
+// the application (the unit of work writes the audit entry).
+func (r identityRepo) SetNotificationURL(ctx context.Context, id, url string) error {
+	if r.tx == nil {
+		return r.s.SetNotificationURL(ctx, id, url)
+	}
+	audit.Resource(ctx, "application", id)
+	res, err := r.tx.ExecContext(ctx, `UPDATE applications SET notification_url = $2 WHERE id = $1`, id, url)
+	return expectOne(res, err, "application "+id)
 }

@@ -18,9 +18,10 @@ var _ sandbox.Store = (*Store)(nil)
 // the token signing keys (tokens of seed users keep working across a reset,
 // and every instance caches them), the baseline itself, the API rate
 // limit's counts (the operator's limit, not sandbox data: a reset or a
-// restore must not start a new window) and SQLite's unlock of the ledger
-// postings (migration_postings.go).
-var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline", "api_rate_limits", postingsUnlockTable}
+// restore must not start a new window), SQLite's unlock of the ledger
+// postings (migration_postings.go) and the instance's recorded mode
+// (instance.go: a restore must not carry another instance's mode in).
+var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline", "api_rate_limits", postingsUnlockTable, "instance_settings"}
 
 // tableInfo describes one table of the schema.
 type tableInfo struct {
