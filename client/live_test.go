@@ -73,7 +73,7 @@ func collect[T any](t *testing.T, seq func(func(T, error) bool)) []T {
 // success at least once.
 func TestEveryOperationAgainstARealInstance(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		defer failOnMust(t)
 		rec := newRecorder(t, nil)
 		env := apptest.NewOn(t, db)

@@ -208,7 +208,7 @@ func ledgerTour(t *testing.T, c *client.Client, accountID string) {
 // demoTour is what only an instance with the demo merchant answers: the
 // start page's demo payment.
 func demoTour(t *testing.T, engine dbtest.Engine, rec *recorder) {
-	db := dbtest.New(t, engine)
+	db := dbtest.Migrated(t, engine)
 	cfg := config.Default()
 	cfg.DataDir, cfg.DatabaseURL = db.DataDir, db.DatabaseURL
 	if engine == dbtest.Postgres {

@@ -10,7 +10,7 @@ import (
 
 func TestAccountCreate(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		storage := []string{"--data-dir", db.DataDir, "--database-url", db.DatabaseURL, "--mode", "production"}
 		if db.Engine == dbtest.Postgres {
 			storage[1] = t.TempDir()

@@ -12,7 +12,7 @@ import (
 // unless asked.
 func TestAdminListAndGetShowWhatWasCreated(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		storage, admin := adminOn(t, db)
 		const psp, shop, other = "7c000000-0000-4000-8000-000000000001", "7c000000-0000-4000-8000-000000000002", "7c000000-0000-4000-8000-000000000003"
 		admin("customer", "create", "--name", "List PSP", "--id", psp)

@@ -11,7 +11,7 @@ import (
 // goes through the same netguard check as the API and the seed file.
 func TestApplicationCreateRefusesInternalURLInProduction(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		storage, _ := adminOn(t, db)
 		const shop = "7b000000-0000-4000-8000-000000000003"
 		if code, out, errOut := runCmd(t, append([]string{"customer", "create", "--name", "Guarded Shop", "--id", shop}, storage...)...); code != 0 {

@@ -48,7 +48,7 @@ func buryJob(t *testing.T, storage []string, kind, tenant, uniqueKey string) str
 // dead, one whose unique key a waiting job holds, or without --id, fails.
 func TestJobsDeadListsAndRetryRevives(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		storage, admin := adminOn(t, db)
 		if out := admin("jobs", "dead"); out != "no dead jobs\n" {
 			t.Fatalf("no dead jobs yet: %q", out)

@@ -38,7 +38,7 @@ func onBooks(t *testing.T, storage []string, fn func(context.Context, *app.App) 
 // back is printed with both numbers and exits 3, as text and as JSON.
 func TestLedgerVerifyExitsNonZeroOnUnbalancedBooks(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		storage, admin := adminOn(t, db)
 		const shop = "7d000000-0000-4000-8000-000000000002"
 		admin("customer", "create", "--name", "Books Shop", "--id", shop)

@@ -165,7 +165,7 @@ func TestServeBannerCurlGetsAToken(t *testing.T) {
 
 func TestAdminCommandsCreateWhatTheyName(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		storage, admin := adminOn(t, db)
 		const psp, shop = "7b000000-0000-4000-8000-000000000001", "7b000000-0000-4000-8000-000000000002"
 		admin("customer", "create", "--name", "Acme PSP", "--id", psp)

@@ -51,7 +51,7 @@ func service(t *testing.T, db dbtest.DB) (*alias.Service, *store.Store, ledger.A
 // a finished order takes no more.
 func TestIssueCountsUpInBatches(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		ctx := adminContext()
 		svc, s, acct := service(t, db)
 		resp, err := svc.Create(ctx, alias.Input{ViewerCustomerID: acct.CustomerID, AccountID: acct.ID, Count: 250},

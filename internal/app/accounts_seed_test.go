@@ -30,7 +30,7 @@ customers:
 // Without a seed the sandbox demo merchant gets its EUR and GBP accounts.
 func TestSeedAccountsAndDemoAccounts(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		ctx := adminContext()
 		f, err := seed.Parse([]byte(accountsSeed))
 		if err != nil {

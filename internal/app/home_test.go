@@ -21,7 +21,7 @@ import (
 // refused.
 func TestStartPageDemoPaymentOpensItsCheckout(t *testing.T) {
 	t.Parallel()
-	db := dbtest.New(t, dbtest.SQLite)
+	db := dbtest.Migrated(t, dbtest.SQLite)
 	cfg := config.Default()
 	cfg.DataDir = db.DataDir
 	cheap := identity.HashParams{Time: 1, Memory: 1024, Threads: 1}

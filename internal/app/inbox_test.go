@@ -22,7 +22,7 @@ import (
 // version is pointed at the inbox at the next start.
 func TestNewcomerSeesASignedNotificationInTheInbox(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)

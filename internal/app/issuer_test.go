@@ -14,7 +14,7 @@ import (
 // address (issue 11, item 7).
 func TestInstancesAcceptEachOthersTokens(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		at := func(addr string) apptest.Option {
 			return func(c *config.Config) { c.Addr, c.PublicURL = addr, "" }
 		}

@@ -40,7 +40,7 @@ func jwksKids(t *testing.T, env *apptest.Env) []string {
 // have live tokens.
 func TestKeyRotationKeepsLiveTokens(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		a := apptest.NewOn(t, db)
 		b := apptest.NewOn(t, db)
 		ctx := context.Background()

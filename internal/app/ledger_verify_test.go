@@ -62,7 +62,7 @@ func payOut(t *testing.T, a *app.App, amount int64) {
 // ledger's back is a discrepancy in the gauge and an unbalanced run.
 func TestPeriodicVerificationOfTheBooks(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		base := clock.NewFake(settleEpoch)
 		a := settleApp(t, db, config.Sandbox, base, app.Options{})
 		ctx := context.Background()

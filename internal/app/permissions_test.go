@@ -28,7 +28,7 @@ import (
 // neither table fails, so a new one must be classified.
 func TestEveryServiceMethodAnAdapterReachesChecksItsPermission(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		a := permissionsApp(t, db)
 		seen := map[string]bool{}
 		for _, deps := range a.AdapterDeps() {

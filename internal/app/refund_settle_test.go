@@ -178,7 +178,7 @@ func settlementOf(t *testing.T, a *app.App, f refund.Refund) settlement {
 // clock settles its refund and not the other tenant's.
 func TestRefundSettlesOnTheTenantClock(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		base := clock.NewFake(settleEpoch)
 		a := settleApp(t, db, config.Sandbox, base, app.Options{RefundAnswerAfter: 10 * time.Minute})
 		ctx := adminContext()
@@ -252,7 +252,7 @@ func (b *crashingBank) Send(_ context.Context, t bank.Transfer) (bank.TransferAn
 // settlement again afterwards, or twice at once, changes nothing more.
 func TestRefundSettlementSurvivesACrashBetweenMoves(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		base := clock.NewFake(settleEpoch)
 		b := &crashingBank{}
 		a := settleApp(t, db, config.Sandbox, base, app.Options{Transfers: b})
@@ -327,7 +327,7 @@ func (b *gateBank) Send(ctx context.Context, _ bank.Transfer) (bank.TransferAnsw
 // settling entry, one notification, and neither attempt fails.
 func TestConcurrentSettlementsMoveARefundOnce(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		b := &gateBank{n: 2, open: make(chan struct{})}
 		a := settleApp(t, db, config.Sandbox, clock.NewFake(settleEpoch), app.Options{Transfers: b})
 		f := requestRefund(t, a, settleShopA, receivedPayment(t, a, settleShopA, "settle-a", 1000), 250, false)
@@ -384,7 +384,7 @@ func (b *realBank) Send(_ context.Context, t bank.Transfer) (bank.TransferAnswer
 // back and refund_failed is sent (no refund stays PENDING for ever).
 func TestRefundsSettleInProduction(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		base := clock.NewFake(settleEpoch)
 		sandbox := settleApp(t, db, config.Sandbox, base, app.Options{})
 		paid := receivedPayment(t, sandbox, settleShopA, "settle-a", 1000) // production has no mock bank to receive it

@@ -17,7 +17,7 @@ import (
 // item 4). The clocks are advanced instead of sleeping.
 func TestUserChangesRevokeTokensOnEveryInstance(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		a, b := apptest.NewOn(t, db), apptest.NewOn(t, db)
 		ctx := context.Background()
 		read := func(env *apptest.Env, token string) *apptest.Response {
@@ -78,7 +78,7 @@ func TestUserChangesRevokeTokensOnEveryInstance(t *testing.T) {
 // cached generation still admitted the token.
 func TestUserChangesRevokeTokensAtOnceOnTheChangingInstance(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		env := apptest.NewOn(t, db)
 		ctx := context.Background()
 		pay := func(token string) *apptest.Response {

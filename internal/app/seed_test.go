@@ -12,7 +12,7 @@ import (
 
 func TestSeedFileTwiceChangesNothing(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		cfg := config.Default()
 		cfg.DataDir, cfg.DatabaseURL, cfg.SeedFile = t.TempDir(), db.DatabaseURL, "testdata/seed.yaml"
 		if db.Engine == dbtest.SQLite {

@@ -17,7 +17,7 @@ import (
 // only by the dialer); the sandbox still takes it.
 func TestProductionSeedRefusesInternalNotificationURL(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		cheap := identity.HashParams{Time: 1, Memory: 1024, Threads: 1}
 		cfg := config.Default()
 		cfg.DataDir, cfg.DatabaseURL, cfg.SeedFile = t.TempDir(), db.DatabaseURL, "testdata/seed.yaml" // corner-client: http://127.0.0.1:9000
@@ -47,7 +47,7 @@ func TestProductionSeedRefusesInternalNotificationURL(t *testing.T) {
 // entry that every way of setting an application's URL goes through.
 func TestProductionIdentityRefusesInternalNotificationURL(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		cheap := identity.HashParams{Time: 1, Memory: 1024, Threads: 1}
 		cfg := config.Default()
 		cfg.DataDir, cfg.DatabaseURL, cfg.Mode = t.TempDir(), db.DatabaseURL, config.Production

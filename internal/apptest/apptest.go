@@ -86,10 +86,11 @@ func ServedAtPublicURL(c *config.Config) { c.PublicURL = servedURL }
 // often, so that tests that advance the clock see them quickly.
 const TimedMovesEvery = 20 * time.Millisecond
 
-// Each runs fn once per database engine, each with a fresh Env.
+// Each runs fn once per database engine, each with a fresh Env on a
+// database of its own (a copy of a migrated template: dbtest.Migrated).
 func Each(t *testing.T, fn func(t *testing.T, env *Env), opts ...Option) {
 	t.Helper()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		fn(t, NewOn(t, db, opts...))
 	})
 }
@@ -97,10 +98,11 @@ func Each(t *testing.T, fn func(t *testing.T, env *Env), opts ...Option) {
 // New starts an Env on SQLite.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
-	return NewOn(t, dbtest.New(t, dbtest.SQLite), opts...)
+	return NewOn(t, dbtest.Migrated(t, dbtest.SQLite), opts...)
 }
 
-// NewOn starts an Env on db.
+// NewOn starts an Env on db (migrated at start, as an instance does: on a
+// dbtest.Migrated copy there is nothing left to apply).
 func NewOn(t testing.TB, db dbtest.DB, opts ...Option) *Env {
 	t.Helper()
 	cfg := config.Default()

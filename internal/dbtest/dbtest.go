@@ -1,8 +1,18 @@
-// Package dbtest gives tests a fresh, isolated database on each engine:
-// SQLite in a temporary directory, and PostgreSQL in a schema of its own at
-// BANKRAIL_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
-// PostgreSQL tests skip with a clear message when the server is unreachable,
-// and fail instead when BANKRAIL_REQUIRE_POSTGRES=1 (as in CI).
+// Package dbtest gives tests an isolated database of their own on each
+// engine, dropped when the test ends.
+//
+// Two kinds are on offer. Migrated (EachMigrated) is what almost every test
+// wants: a database at the current schema, a copy of a template that each
+// test binary migrates once (on SQLite a copy of a migrated file; on
+// PostgreSQL a schema rebuilt from a migrated template schema by a script
+// written once per binary, see pgclone.go). New (Each) is an empty
+// database, for the tests of the migrations themselves, which must run
+// them from scratch.
+//
+// PostgreSQL is at BANKRAIL_TEST_DATABASE_URL (default
+// postgres://postgres@127.0.0.1:5432/test); each test gets a schema of that
+// database. Its tests skip with a clear message when the server is
+// unreachable, and fail instead when BANKRAIL_REQUIRE_POSTGRES=1 (as in CI).
 package dbtest
 
 import (
@@ -10,6 +20,8 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"io"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,6 +30,8 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
+
+	"github.com/bankrail/bankrail/internal/store"
 )
 
 // DefaultPostgresURL is used when BANKRAIL_TEST_DATABASE_URL is not set.
@@ -35,7 +49,7 @@ const (
 // Engines lists every engine; tests run once per engine.
 var Engines = []Engine{SQLite, Postgres}
 
-// DB names a fresh database: DataDir for SQLite, DatabaseURL for PostgreSQL.
+// DB names a test's database: DataDir for SQLite, DatabaseURL for PostgreSQL.
 type DB struct {
 	Engine      Engine
 	DataDir     string
@@ -43,50 +57,73 @@ type DB struct {
 	DatabaseURL string
 }
 
-// Each runs fn as a subtest per engine, each with a fresh database.
+// Each runs fn as a subtest per engine, each with a fresh, empty database:
+// for tests of the migrations. Other tests use EachMigrated.
 func Each(t *testing.T, fn func(t *testing.T, db DB)) {
+	t.Helper()
+	each(t, New, fn)
+}
+
+// EachMigrated runs fn as a subtest per engine, each with a database of its
+// own at the current schema (see Migrated).
+func EachMigrated(t *testing.T, fn func(t *testing.T, db DB)) {
+	t.Helper()
+	each(t, Migrated, fn)
+}
+
+func each(t *testing.T, make func(testing.TB, Engine) DB, fn func(t *testing.T, db DB)) {
 	t.Helper()
 	for _, e := range Engines {
 		t.Run(string(e), func(t *testing.T) {
-			fn(t, New(t, e))
+			fn(t, make(t, e))
 		})
 	}
 }
 
-// New returns a fresh database on engine e, dropped when the test ends.
+// New returns a fresh, empty database on engine e, dropped when the test
+// ends: nothing is migrated (for tests of the migrations).
 func New(t testing.TB, e Engine) DB {
 	t.Helper()
 	if e == SQLite {
 		dir := t.TempDir()
 		return DB{Engine: SQLite, DataDir: dir, SQLitePath: filepath.Join(dir, "bankrail.db")}
 	}
-	base := PostgresURL(t)
-	schema := "bt_" + randomHex(8)
-	admin := openAdmin(t, base)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatalf("create test schema: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if _, err := admin.ExecContext(ctx, `DROP SCHEMA `+schema+` CASCADE`); err != nil {
-			t.Logf("drop test schema %s: %v", schema, err)
-		}
-	})
-	u, _ := url.Parse(base)
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return DB{Engine: Postgres, DatabaseURL: u.String()}
+	return newSchema(t, PostgresURL(t))
 }
 
+// Migrated returns a database of the test's own on engine e, at the current
+// schema, dropped when the test ends. It is a copy of a template migrated
+// once per test binary, so a test pays for a copy, not for every migration;
+// what one test writes no other test sees.
+func Migrated(t testing.TB, e Engine) DB {
+	t.Helper()
+	if e == SQLite {
+		return cloneSQLite(t)
+	}
+	return clonePostgres(t, PostgresURL(t))
+}
+
+// migrate brings db to the current schema through the store's own
+// migrations.
+func migrate(ctx context.Context, db DB) error {
+	s, err := store.Open(ctx, store.Options{DatabaseURL: db.DatabaseURL, SQLitePath: db.SQLitePath},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		return err
+	}
+	if err := s.Migrate(ctx); err != nil {
+		_ = s.Close() // the migration's error is the one to report
+		return err
+	}
+	return s.Close()
+}
+
+// migrateTimeout bounds the building of a template.
+const migrateTimeout = 5 * time.Minute
+
 var (
-	pgOnce  sync.Once
-	pgErr   error
-	adminMu sync.Mutex
-	admins  = map[string]*sql.DB{}
+	pgOnce sync.Once
+	pgErr  error
 )
 
 // PostgresURL returns the test server's URL, or skips (fails in CI) the test
@@ -119,21 +156,6 @@ func PostgresURL(t testing.TB) string {
 		t.Skipf("skipping PostgreSQL test: %s is unreachable (%v). Start PostgreSQL or set BANKRAIL_TEST_DATABASE_URL; CI sets BANKRAIL_REQUIRE_POSTGRES=1 and fails instead.", redacted, pgErr)
 	}
 	return base
-}
-
-func openAdmin(t testing.TB, base string) *sql.DB {
-	adminMu.Lock()
-	defer adminMu.Unlock()
-	if db, ok := admins[base]; ok {
-		return db
-	}
-	db, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatalf("open postgres: %v", err)
-	}
-	db.SetMaxOpenConns(4)
-	admins[base] = db
-	return db
 }
 
 func randomHex(n int) string {

@@ -24,7 +24,7 @@ import (
 func BenchmarkAliasOrders(b *testing.B) {
 	for _, engine := range dbtest.Engines {
 		b.Run(string(engine), func(b *testing.B) {
-			env := apptest.NewOn(b, dbtest.New(b, engine))
+			env := apptest.NewOn(b, dbtest.Migrated(b, engine))
 			acct := openAccount(b, env, apptest.ShopID, "EUR", "bench")
 			post := benchPost(b, env, env.Token(b, apptest.Merchant))
 			body, _ := json.Marshal(map[string]any{"accountId": acct.ID, "count": alias.MaxCount})

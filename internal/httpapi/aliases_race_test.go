@@ -23,7 +23,7 @@ func TestAliasIssuanceRace(t *testing.T) {
 // The same across two instances on one PostgreSQL database.
 func TestAliasIssuanceRaceAcrossInstances(t *testing.T) {
 	t.Parallel()
-	db := dbtest.New(t, dbtest.Postgres)
+	db := dbtest.Migrated(t, dbtest.Postgres)
 	aliasRace(t, apptest.NewOn(t, db), apptest.NewOn(t, db))
 }
 

@@ -39,7 +39,7 @@ import (
 func BenchmarkConnect(b *testing.B) {
 	for _, engine := range dbtest.Engines {
 		b.Run(string(engine), func(b *testing.B) {
-			env := apptest.NewOn(b, dbtest.New(b, engine))
+			env := apptest.NewOn(b, dbtest.Migrated(b, engine))
 			acct, _, err := env.App.Accounts().EnsureAccount(b.Context(), accountSpec(apptest.ShopID, "EUR"))
 			if err != nil {
 				b.Fatal(err)

@@ -26,7 +26,7 @@ func FuzzInputOnPostgres(f *testing.F) {
 		f.Add("", []byte(b), uint8(2))
 		f.Add("", []byte(b), uint8(3))
 	}
-	env := apptest.NewOn(f, dbtest.New(f, dbtest.Postgres))
+	env := apptest.NewOn(f, dbtest.Migrated(f, dbtest.Postgres))
 	token := env.Token(f, apptest.Merchant)
 	f.Fuzz(func(t *testing.T, value string, body []byte, target uint8) {
 		q := url.QueryEscape(value)

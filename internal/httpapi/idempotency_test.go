@@ -147,7 +147,7 @@ func TestIdempotencyUnderConcurrency(t *testing.T) {
 // the database, not in a process.
 func TestIdempotencyAcrossInstances(t *testing.T) {
 	t.Parallel()
-	db := dbtest.New(t, dbtest.Postgres)
+	db := dbtest.Migrated(t, dbtest.Postgres)
 	a, b := apptest.NewOn(t, db), apptest.NewOn(t, db)
 	token := a.Token(t, apptest.Merchant) // signing keys are shared: b accepts a's tokens
 	concurrentCreates(t, []*apptest.Env{a, b}, token, 50)

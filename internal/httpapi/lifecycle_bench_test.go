@@ -58,7 +58,7 @@ const inFlight = 16
 func BenchmarkLifecycle(b *testing.B) {
 	for _, engine := range dbtest.Engines {
 		b.Run(string(engine), func(b *testing.B) {
-			env := apptest.NewOn(b, dbtest.New(b, engine))
+			env := apptest.NewOn(b, dbtest.Migrated(b, engine))
 			rc := &completions{waiting: map[string]chan struct{}{}}
 			recv := httptest.NewServer(rc)
 			b.Cleanup(recv.Close)

@@ -22,7 +22,7 @@ import (
 func BenchmarkPayouts(b *testing.B) {
 	for _, engine := range dbtest.Engines {
 		b.Run(string(engine), func(b *testing.B) {
-			env := apptest.NewOn(b, dbtest.New(b, engine))
+			env := apptest.NewOn(b, dbtest.Migrated(b, engine))
 			acct := openAccount(b, env, apptest.ShopID, "EUR", "bench")
 			credit(b, env, acct, 1_000_000_000, ledger.TypeManualCredit, env.Clock.Now())
 			healthyReceiver(b, env)

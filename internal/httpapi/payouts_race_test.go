@@ -23,7 +23,7 @@ func TestConcurrentPayouts(t *testing.T) {
 // lives in the database, not in a process.
 func TestConcurrentPayoutsAcrossInstances(t *testing.T) {
 	t.Parallel()
-	db := dbtest.New(t, dbtest.Postgres)
+	db := dbtest.Migrated(t, dbtest.Postgres)
 	concurrentPayouts(t, apptest.NewOn(t, db), apptest.NewOn(t, db))
 }
 

@@ -134,7 +134,7 @@ func TestConcurrentSettlements(t *testing.T) {
 
 func TestConcurrentSettlementsAcrossInstances(t *testing.T) {
 	t.Parallel()
-	db := dbtest.New(t, dbtest.Postgres)
+	db := dbtest.Migrated(t, dbtest.Postgres)
 	concurrentSettlements(t, apptest.NewOn(t, db), apptest.NewOn(t, db))
 }
 

@@ -61,7 +61,7 @@ func TestAPIRateLimit(t *testing.T) {
 // count an application's requests together.
 func TestAPIRateLimitAcrossInstances(t *testing.T) {
 	t.Parallel()
-	db := dbtest.New(t, dbtest.Postgres)
+	db := dbtest.Migrated(t, dbtest.Postgres)
 	a, b := apptest.NewOn(t, db, rateLimited), apptest.NewOn(t, db, rateLimited)
 	ta, tb := a.Token(t, apptest.Merchant), b.Token(t, apptest.Merchant)
 	for i, env := range []*apptest.Env{a, b, a} {

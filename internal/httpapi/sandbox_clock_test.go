@@ -202,7 +202,7 @@ func TestSandboxClockReset(t *testing.T) {
 // timed move follows the tenant's clock on both.
 func TestSandboxClockAcrossInstances(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		a, b := apptest.NewOn(t, db), apptest.NewOn(t, db)
 		other := a.Token(t, apptest.OtherMerch)
 		shop := b.Token(t, apptest.Merchant)

@@ -171,7 +171,7 @@ func TestSandboxResetRestoresTheSeedState(t *testing.T) {
 		sameTables(t, "after reset", after, seedState)
 		// A brand-new instance with the same seed has the same tables with
 		// as many rows each (its generated ids and hashes differ).
-		fresh := dumpDB(t, apptest.NewOn(t, dbtest.New(t, env.DB.Engine)))
+		fresh := dumpDB(t, apptest.NewOn(t, dbtest.Migrated(t, env.DB.Engine)))
 		for name, rows := range fresh {
 			if len(after[name]) != len(rows) {
 				t.Errorf("table %s: %d rows after reset, %d in a fresh instance", name, len(after[name]), len(rows))

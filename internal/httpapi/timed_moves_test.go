@@ -56,7 +56,7 @@ func TestTimedMoves(t *testing.T) {
 // with exactly one notification, however the workers race.
 func TestTimedMovesAcrossInstances(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		a, b := apptest.NewOn(t, db), apptest.NewOn(t, db)
 		token := a.Token(t, apptest.Merchant)
 		const n = 20

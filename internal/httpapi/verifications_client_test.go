@@ -33,7 +33,7 @@ import (
 // principal on, on both engines.
 func TestDecisionPerformerFromTheToken(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		ctx := adminContext()
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
 		st, err := store.Open(ctx, store.Options{DatabaseURL: db.DatabaseURL, SQLitePath: db.SQLitePath}, log)

@@ -21,7 +21,7 @@ import (
 // hierarchy; Taken sees aliases and accounts.
 func TestAliasRepository(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		psp, shop, other := ledgerCustomers(t, s)

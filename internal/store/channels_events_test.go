@@ -20,7 +20,7 @@ import (
 // its entry nor its credit.
 func TestChannelPaymentEventsShareTheirTransaction(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		shop := identity.Customer{ID: "72000000-0000-4000-8000-000000000002", Name: "Shop", CreatedAt: t0}

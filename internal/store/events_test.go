@@ -19,7 +19,7 @@ import (
 // type, status and time within what the viewer may see.
 func TestPaymentHistoryIsTheEventLog(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		psp := identity.Customer{ID: "60000000-0000-4000-8000-000000000001", Name: "PSP", CreatedAt: t0}
@@ -92,7 +92,7 @@ func TestPaymentHistoryIsTheEventLog(t *testing.T) {
 // Events written through a unit of work that rolls back are not kept.
 func TestEventsRollBackWithTheirChange(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		shop := identity.Customer{ID: "61000000-0000-4000-8000-000000000001", Name: "Shop", CreatedAt: t0}

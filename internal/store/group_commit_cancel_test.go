@@ -25,7 +25,7 @@ import (
 // get alone, promptly, and what succeeded is committed.
 func TestGroupCommitKeepsAnswersWhenAUnitIsCancelledMidStatement(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		shop := identity.Customer{ID: "22000000-0000-4000-8000-000000000004", Name: "Shop", CreatedAt: t0}

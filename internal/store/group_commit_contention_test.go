@@ -79,7 +79,7 @@ const hotRowCount = 8
 // hotRowCount rows, observed.
 func hotRows(tb testing.TB) (*store.Store, *commitLog) {
 	tb.Helper()
-	db := dbtest.New(tb, dbtest.Postgres)
+	db := dbtest.Migrated(tb, dbtest.Postgres)
 	s, err := store.Open(context.Background(), store.Options{DatabaseURL: db.DatabaseURL}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		tb.Fatal(err)

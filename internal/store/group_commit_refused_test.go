@@ -22,7 +22,7 @@ import (
 // refused unit, run again alone, is accepted.
 func TestGroupCommitRunsARefusedUnitAgainWhenTheGroupBreaks(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		st := newStall(t, s, db)
 		gone, leave := context.WithCancel(context.Background())
@@ -38,7 +38,7 @@ func TestGroupCommitRunsARefusedUnitAgainWhenTheGroupBreaks(t *testing.T) {
 // it fails at its own commit, and the refused unit is accepted.
 func TestGroupCommitRunsARefusedUnitAgainWhenTheCommitFails(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		for _, q := range []string{`CREATE TABLE ref_parent (id BIGINT PRIMARY KEY)`,
@@ -62,7 +62,7 @@ func TestGroupCommitRunsARefusedUnitAgainWhenTheCommitFails(t *testing.T) {
 // commit left (here nothing: the proxy dropped the COMMIT).
 func TestGroupCommitRunsARefusedUnitAgainWhenTheCommitsOutcomeIsUnknown(t *testing.T) {
 	t.Parallel()
-	db := dbtest.New(t, dbtest.Postgres)
+	db := dbtest.Migrated(t, dbtest.Postgres)
 	direct := open(t, db)
 	proxy := newCommitCutter(t, db.DatabaseURL)
 	s, err := store.Open(context.Background(), store.Options{DatabaseURL: proxy.url}, slog.New(slog.DiscardHandler))

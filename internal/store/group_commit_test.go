@@ -21,7 +21,7 @@ import (
 // and audit entry are there, and its entry is marked written.
 func TestGroupCommitKeepsOutcomesApart(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		shop := identity.Customer{ID: "22000000-0000-4000-8000-000000000001", Name: "Shop", CreatedAt: t0}

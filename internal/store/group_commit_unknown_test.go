@@ -25,7 +25,7 @@ import (
 // refund's unit again would refund twice).
 func TestGroupCommitDoesNotRunUnitsAgainWhenTheCommitsOutcomeIsUnknown(t *testing.T) {
 	t.Parallel()
-	db := dbtest.New(t, dbtest.Postgres)
+	db := dbtest.Migrated(t, dbtest.Postgres)
 	direct := open(t, db)
 	ctx := context.Background()
 	shop := identity.Customer{ID: "22000000-0000-4000-8000-000000000003", Name: "Shop", CreatedAt: t0}

@@ -57,7 +57,7 @@ func (l *lockedBuffer) String() string {
 // beside it still run.
 func TestJobDeadAfterLeaseExpiries(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		clk, wall := clock.NewFake(t0), clock.NewFake(t0) // service time, lease time

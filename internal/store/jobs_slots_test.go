@@ -119,7 +119,7 @@ func enqueue(t *testing.T, s *store.Store, kind string, ids ...string) {
 // worker.
 func TestJobKindsDoNotBlockEachOther(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		g := newGate()
 		kinds := job.NewRegistry()
@@ -139,7 +139,7 @@ func TestJobKindsDoNotBlockEachOther(t *testing.T) {
 // its job still run; a kind never runs more jobs than its slots.
 func TestJobSlotsRefillAsTheyFree(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		g := newGate()
 		kinds := job.NewRegistry()
@@ -162,7 +162,7 @@ func TestJobSlotsRefillAsTheyFree(t *testing.T) {
 // of it; a freed slot is refilled with a job of its own kind.
 func TestJobConcurrencyPerKind(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		g := newGate()
 		var mu sync.Mutex
@@ -223,7 +223,7 @@ func TestJobConcurrencyPerKind(t *testing.T) {
 // lone subquery, scanned again for each row the UPDATE visited).
 func TestJobClaimTakesTheFreeSlotsOnly(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		enqueue(t, s, "a", "1", "2", "3", "4")

@@ -45,7 +45,7 @@ func jobState(t *testing.T, s *store.Store, id string) (string, int, time.Time) 
 // again when its holder's lease runs out, and a unique key is held once.
 func TestJobQueue(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		clk := clock.NewFake(t0)
@@ -206,7 +206,7 @@ func jobID(name string) string {
 // workers share the one store).
 func TestJobsRunOnceAcrossWorkers(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		a := open(t, db)
 		b := a
 		if db.Engine == dbtest.Postgres {
@@ -255,7 +255,7 @@ func TestJobsRunOnceAcrossWorkers(t *testing.T) {
 // enqueued without being asked (woken by the commit).
 func TestJobWorkerStartStop(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		clk := clock.NewFake(t0)

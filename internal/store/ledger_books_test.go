@@ -71,7 +71,7 @@ func insertPosting(t *testing.T, s *store.Store, entryID string, line int, txID,
 // balances, counted.
 func TestVerifyBooksBalanceWhenWrittenByTheStore(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s, _ := booksWithMoney(t, db)
 		r := verify(t, s)
 		if !r.Balanced() || r.Accounts != 1 || r.Entries != 2 || r.Postings != 4 || !r.CheckedAt.Equal(t0) {
@@ -84,7 +84,7 @@ func TestVerifyBooksBalanceWhenWrittenByTheStore(t *testing.T) {
 // behind the ledger's back is a discrepancy with both numbers.
 func TestVerifyBooksFindsADoctoredCachedBalance(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s, a := booksWithMoney(t, db)
 		if err := s.Exec(context.Background(), `UPDATE ledger_accounts SET available = available + 7 WHERE id = $1`, a.ID); err != nil {
 			t.Fatal(err)
@@ -102,7 +102,7 @@ func TestVerifyBooksFindsADoctoredCachedBalance(t *testing.T) {
 // is found too.
 func TestVerifyBooksFindsAnUnbalancedEntry(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s, a := booksWithMoney(t, db)
 		e := firstEntry(t, s, a)
 		insertPosting(t, s, e.ID, 9, e.TransactionID, "", ledger.External, 5)
@@ -128,7 +128,7 @@ func TestVerifyBooksFindsAnUnbalancedEntry(t *testing.T) {
 // overflow), and a balanced entry whose amounts are huge is not.
 func TestVerifyBooksFindsSumsThatOverflow(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s, a := booksWithMoney(t, db)
 		txID := firstEntry(t, s, a).TransactionID
 		// Balanced, but its account's AVAILABLE postings sum past MaxInt64.
@@ -160,7 +160,7 @@ func TestVerifyBooksFindsSumsThatOverflow(t *testing.T) {
 // turns the refusal into an INTERNAL domain error.
 func TestPostingsRefuseUpdateAndDelete(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s, a := booksWithMoney(t, db)
 		ctx := context.Background()
 		statements := []string{`UPDATE ledger_postings SET amount = amount + 1`, `DELETE FROM ledger_postings`,
@@ -224,7 +224,7 @@ func doctor(t *testing.T, file []byte, table, column string, from, to int64) []b
 // through the triggers' one deliberate unlock.
 func TestRestoreRefusesBooksThatDoNotBalance(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s, a := booksWithMoney(t, db)
 		ctx := adminContext() // the sandbox service checks its principal
 		svc := sandbox.NewService(s, clock.NewFake(t0), nil, true)

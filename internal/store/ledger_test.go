@@ -83,7 +83,7 @@ func checkCache(t *testing.T, s *store.Store, a ledger.Account) ledger.Balance {
 
 func TestLedgerAccounts(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		psp, shop, other := ledgerCustomers(t, s)
@@ -123,7 +123,7 @@ func TestLedgerAccounts(t *testing.T) {
 
 func TestLedgerTransactionsAndPostings(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		psp, shop, other := ledgerCustomers(t, s)
@@ -200,7 +200,7 @@ func TestLedgerTransactionsAndPostings(t *testing.T) {
 // refuses.
 func TestLedgerStoreFollowsTheBook(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		_, shop, _ := ledgerCustomers(t, s)
@@ -260,7 +260,7 @@ func TestLedgerStoreFollowsTheBook(t *testing.T) {
 // and on PostgreSQL across two stores (two instances) on one database.
 func TestLedgerConcurrentDebits(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		stores := []*store.Store{s}
 		if db.Engine == dbtest.Postgres {

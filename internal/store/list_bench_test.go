@@ -151,7 +151,7 @@ func BenchmarkListPage1(b *testing.B) {
 		b.Run(string(e), func(b *testing.B) {
 			stores := make([]*store.Store, len(sizes))
 			for i := range sizes {
-				stores[i] = openBench(b, dbtest.New(b, e))
+				stores[i] = openBench(b, dbtest.Migrated(b, e))
 			}
 			for _, l := range benchLists {
 				seeded := false
@@ -269,7 +269,7 @@ func seed(b testing.TB, s *store.Store, l benchList, from, to int) {
 // page is full either way.
 func TestListTotalEstimate(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := openBench(t, db)
 		ctx := context.Background()
 		for _, l := range benchLists {

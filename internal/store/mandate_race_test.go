@@ -24,7 +24,7 @@ import (
 // payment's use (status, limit, currency, payment system, visibility).
 func TestMandateConcurrency(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := adminContext()
 		shop := identity.Customer{ID: "71000000-0000-4000-8000-000000000002", Name: "Shop", CreatedAt: t0}

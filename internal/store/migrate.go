@@ -17,9 +17,19 @@ import (
 var migrations embed.FS
 
 // Migrate applies every pending migration. On PostgreSQL a session advisory
-// lock makes concurrent starts of several instances safe.
+// lock makes concurrent starts of several instances safe. A database with
+// nothing pending is left at once, without the lock: instances that start
+// together on a current database (a rolling restart, parallel tests) do
+// not queue for it one after another.
 func (s *Store) Migrate(ctx context.Context) error {
-	return s.migrate(ctx, func(p *goose.Provider) ([]*goose.MigrationResult, error) { return p.Up(ctx) })
+	return s.migrate(ctx, func(p *goose.Provider) ([]*goose.MigrationResult, error) {
+		// HasPending takes no lock. On any error (no version table yet) Up
+		// decides, under the lock.
+		if pending, err := p.HasPending(ctx); err == nil && !pending {
+			return []*goose.MigrationResult{}, nil // nothing to apply
+		}
+		return p.Up(ctx)
+	})
 }
 
 // migrate runs up on the migration provider and logs what it applied.

@@ -175,7 +175,7 @@ func TestSlowReceiverDoesNotHoldBackOthers(t *testing.T) {
 // order per payment.
 func TestSeveralInstancesShareTheOutbox(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		notifyFixture(t, s)
 		second := open(t, db)

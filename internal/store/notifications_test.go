@@ -42,7 +42,7 @@ func notifyFixture(t *testing.T, s *store.Store) {
 func eachNotifyStore(t *testing.T, fn func(t *testing.T, s *store.Store)) {
 	t.Helper()
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		notifyFixture(t, s)
 		fn(t, s)

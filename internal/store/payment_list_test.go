@@ -20,7 +20,7 @@ import (
 // payment.ExactTotalBound the total is an estimate close to the truth.
 func TestPaymentListMerge(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		psp := identity.Customer{ID: "21000000-0000-4000-8000-000000000001", Name: "PSP", CreatedAt: t0}

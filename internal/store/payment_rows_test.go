@@ -16,7 +16,7 @@ import (
 // regard to case, and every old key is its field's name in another case.
 func TestOldPaymentRowsReadBack(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		const id, customer = "63000000-0000-4000-8000-0000000000a1", "63000000-0000-4000-8000-000000000001"

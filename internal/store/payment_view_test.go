@@ -59,7 +59,7 @@ func inputsOf(p payment.Payment, banks *bank.Registry) detailsInputs {
 func TestPaymentView(t *testing.T) {
 	t.Parallel()
 	banks := bank.Default()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		shop := identity.Customer{ID: "23000000-0000-4000-8000-000000000001", Name: "Shop", CreatedAt: t0}

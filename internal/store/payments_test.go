@@ -16,7 +16,7 @@ import (
 
 func TestPaymentStore(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		parent := identity.Customer{ID: "20000000-0000-4000-8000-000000000001", Name: "PSP", CreatedAt: t0}

@@ -17,7 +17,7 @@ import (
 // the later one; on both engines.
 func TestRateLimitCounter(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		c := open(t, db).RateLimits()
 		ctx := context.Background()
 		w1, w2 := t0.Truncate(time.Minute), t0.Truncate(time.Minute).Add(time.Minute)

@@ -19,7 +19,7 @@ import (
 // failed refund gives its amount back, reads follow the hierarchy.
 func TestRefundRepository(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		psp, shop, other := ledgerCustomers(t, s)

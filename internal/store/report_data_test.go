@@ -39,7 +39,7 @@ func insertPayment(t *testing.T, s *store.Store, id, customer string, at time.Ti
 // customer alone; the period's bounds are inclusive.
 func TestPaymentsReaderBatches(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		root, a, b := "00000000-0000-4000-8000-0000000d0000", "00000000-0000-4000-8000-0000000d000a", "00000000-0000-4000-8000-0000000d000b"

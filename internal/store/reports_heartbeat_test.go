@@ -76,7 +76,7 @@ func (d *dyingQueue) Finish(ctx context.Context, id, lease string, st job.State,
 // job.ErrLeaseLost: the file is the new attempt's, each row once.
 func TestReportGenerationHeartbeat(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		const n = 500
 		s, _, clk := reportFixture(t, db, n, nil)
 		wall := clock.NewFake(t0) // leases are wall time

@@ -77,7 +77,7 @@ func strp(s string) *string { return &s }
 // once however many workers run it.
 func TestReportGenerationSurvivesACrash(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		const n = 3000
 		s, svc, _ := reportFixture(t, db, n, nil)
 		ctx := adminContext()
@@ -148,7 +148,7 @@ func TestReportGenerationSurvivesACrash(t *testing.T) {
 // after MaxAttempts with REPORT_FAILED.
 func TestReportGenerationGivesUp(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s, svc, _ := reportFixture(t, db, 1, nil)
 		ctx := adminContext()
 		if err := svc.Generate(ctx, report.GenerateArgs{ReportID: "00000000-0000-4000-8000-00000000ffff"}); err == nil {
@@ -179,7 +179,7 @@ func TestReportGenerationGivesUp(t *testing.T) {
 // (no Connect transactions yet).
 func TestConnectReportRules(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		_, svc, _ := reportFixture(t, db, 1, allAccounts{})
 		ctx := adminContext()
 		bad := []string{"PAYMENT", "FEE"}

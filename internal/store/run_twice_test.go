@@ -17,7 +17,7 @@ import (
 // database shows both runs.
 func TestRunUnitsTwiceRehearsesEachUnit(t *testing.T) {
 	t.Setenv(store.RunUnitsTwiceEnv, "1") // not parallel: it sets the environment
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		shop := identity.Customer{ID: "22000000-0000-4000-8000-000000000008", Name: "Shop", CreatedAt: t0}

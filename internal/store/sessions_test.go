@@ -18,7 +18,7 @@ import (
 // deleted (with the sign-out's entry), and swept once ended.
 func TestConsoleSessions(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		c := identity.Customer{ID: "60000000-0000-4000-8000-000000000001", Name: "Console", CreatedAt: t0}
@@ -94,7 +94,7 @@ func TestConsoleSessions(t *testing.T) {
 // status within the period.
 func TestPaymentsPerDay(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		psp := identity.Customer{ID: "61000000-0000-4000-8000-000000000001", Name: "Chart PSP", CreatedAt: t0}

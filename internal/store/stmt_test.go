@@ -14,7 +14,7 @@ import (
 // unit of work.
 func TestHotQueriesArePreparedAndAnswer(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		_, shop, other := ledgerCustomers(t, s) // creating customers runs units of work

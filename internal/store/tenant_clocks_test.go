@@ -17,7 +17,7 @@ import (
 // its job due and not another tenant's, nor a system job (issue 11, item 5).
 func TestJobsAreDueOnTheirTenantsClock(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		const a, b = "40000000-0000-4000-8000-00000000000a", "40000000-0000-4000-8000-00000000000b"

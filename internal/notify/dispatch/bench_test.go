@@ -75,7 +75,7 @@ func (rc *benchReceiver) wait(b *testing.B) {
 // new receiver, and starts a dispatcher on it.
 func benchSetup(b *testing.B, e dbtest.Engine) (*store.Store, *benchReceiver) {
 	ctx := context.Background()
-	db := dbtest.New(b, e)
+	db := dbtest.Migrated(b, e)
 	s, err := store.Open(ctx, store.Options{DatabaseURL: db.DatabaseURL, SQLitePath: db.SQLitePath}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		b.Fatal(err)
