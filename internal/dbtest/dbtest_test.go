@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,10 +90,10 @@ func TestMigratedCopiesAreCurrentAndIsolated(t *testing.T) {
 	}
 }
 
-// BenchmarkSetup is the database set-up of one test: an empty database
-// migrated from scratch (as every test did) against a copy of the migrated
-// template, each opened and migrated as the application does at start,
-// then closed. The databases are dropped at the end, untimed.
+// BenchmarkSetup is the database set-up and tear-down of one test: an
+// empty database migrated from scratch (as every test did) against a copy
+// of the migrated template, each opened and migrated as the application
+// does at start, closed, and dropped or reset as at the test's end.
 func BenchmarkSetup(b *testing.B) {
 	for _, e := range dbtest.Engines {
 		for _, kind := range []struct {
@@ -102,7 +103,8 @@ func BenchmarkSetup(b *testing.B) {
 			b.Run(string(e)+"/"+kind.name, func(b *testing.B) {
 				dbtest.Migrated(b, e) // the template is built once per binary, not per test
 				for b.Loop() {
-					db := kind.make(b, e)
+					one := &testScope{TB: b}
+					db := kind.make(one, e)
 					s, err := store.Open(context.Background(), store.Options{DatabaseURL: db.DatabaseURL, SQLitePath: db.SQLitePath},
 						slog.New(slog.DiscardHandler))
 					if err != nil {
@@ -114,8 +116,24 @@ func BenchmarkSetup(b *testing.B) {
 					if err := s.Close(); err != nil {
 						b.Fatal(err)
 					}
+					one.end()
 				}
 			})
 		}
+	}
+}
+
+// testScope stands for one test inside a benchmark's loop: its clean-ups
+// run at end.
+type testScope struct {
+	testing.TB
+	cleanups []func()
+}
+
+func (s *testScope) Cleanup(f func()) { s.cleanups = append(s.cleanups, f) }
+
+func (s *testScope) end() {
+	for _, f := range slices.Backward(s.cleanups) {
+		f()
 	}
 }

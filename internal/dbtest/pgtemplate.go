@@ -12,12 +12,12 @@ import (
 	"time"
 )
 
-// pgTemplate is this binary's migrated template schema and the script that
-// copies it.
+// pgTemplate is this binary's migrated template schema and the scripts
+// that copy it and reset a copy.
 type pgTemplate struct {
 	id     string // unique per binary
 	schema string // templatePrefix + id, in the base database
-	script string // rebuilds the template in the current schema (cloneScript)
+	plan   schemaPlan
 }
 
 // pgTemplates holds the binary's template, built by the first test that
@@ -72,7 +72,7 @@ func buildPostgresTemplate(base string) (tpl pgTemplate, err error) {
 		return tpl, fmt.Errorf("open postgres: %w", err)
 	}
 	defer admin.Close()
-	sweep(ctx, admin, tpl.id)
+	go sweep(base, tpl.id)
 	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+tpl.schema); err != nil {
 		return tpl, fmt.Errorf("create %s: %w", tpl.schema, err)
 	}
@@ -87,64 +87,74 @@ func buildPostgresTemplate(base string) (tpl pgTemplate, err error) {
 		return tpl, fmt.Errorf("open postgres: %w", err)
 	}
 	defer catalog.Close()
-	if tpl.script, err = cloneScript(ctx, catalog, tpl.schema); err != nil {
+	if tpl.plan, err = planSchema(ctx, catalog, tpl.schema); err != nil {
 		return tpl, fmt.Errorf("write the copy script of %s: %w", tpl.schema, err)
 	}
-	return tpl, checkCopy(ctx, admin, catalog, tpl)
+	return tpl, checkCopy(ctx, admin, tpl)
 }
 
-// checkCopy copies the template once and compares the two: a migration
-// that adds a kind of object cloneScript does not copy fails here, at once,
-// instead of in some test that needs it.
-func checkCopy(ctx context.Context, admin *sql.DB, catalog *sql.DB, tpl pgTemplate) error {
+// checkCopy copies the template once, resets the copy and compares each
+// with the template: a migration that adds a kind of object the scripts do
+// not handle fails here, at once, instead of in some test that needs it.
+func checkCopy(ctx context.Context, admin *sql.DB, tpl pgTemplate) error {
 	check := clonePrefix + tpl.id + "_check"
 	if err := copySchema(ctx, admin, tpl, check); err != nil {
 		return err
 	}
 	defer func() { _ = dropSchema(admin, check) }() // best effort; the next binary sweeps it
-	want, err := fingerprint(ctx, catalog, tpl.schema)
-	if err != nil {
-		return fmt.Errorf("describe %s: %w", tpl.schema, err)
+	if err := sameAsTemplate(ctx, admin, tpl, check); err != nil {
+		return fmt.Errorf("teach internal/dbtest/pgclone.go to copy what a migration added: %w", err)
 	}
-	got, err := fingerprint(ctx, catalog, check)
-	if err != nil {
-		return fmt.Errorf("describe %s: %w", check, err)
-	}
-	slices.Sort(want)
-	slices.Sort(got)
-	if !slices.Equal(want, got) {
-		var diff []string
-		for _, w := range want {
-			if !slices.Contains(got, w) {
-				diff = append(diff, "missing: "+w)
-			}
-		}
-		for _, g := range got {
-			if !slices.Contains(want, g) {
-				diff = append(diff, "extra: "+g)
-			}
-		}
-		return fmt.Errorf("a copy of the migrated schema differs from it; teach internal/dbtest/pgclone.go to copy what a migration added:\n%s",
-			strings.Join(diff, "\n"))
+	if err := resetSchema(ctx, admin, tpl, check); err != nil {
+		return fmt.Errorf("teach internal/dbtest/pgclone.go to reset what a migration added: %w", err)
 	}
 	return nil
+}
+
+// sameAsTemplate compares schema with the template.
+func sameAsTemplate(ctx context.Context, admin *sql.DB, tpl pgTemplate, schema string) error {
+	got, err := fingerprint(ctx, admin, schema, tpl.plan.tables)
+	if err != nil {
+		return fmt.Errorf("describe %s: %w", schema, err)
+	}
+	if slices.Equal(tpl.plan.want, got) {
+		return nil
+	}
+	var diff []string
+	for _, w := range tpl.plan.want {
+		if _, found := slices.BinarySearch(got, w); !found {
+			diff = append(diff, "missing: "+w)
+		}
+	}
+	for _, g := range got {
+		if _, found := slices.BinarySearch(tpl.plan.want, g); !found {
+			diff = append(diff, "extra: "+g)
+		}
+	}
+	return fmt.Errorf("%s differs from the template %s:\n%s", schema, tpl.schema, strings.Join(diff, "\n"))
 }
 
 // copySchema creates schema and rebuilds the template in it, in one
 // transaction.
 func copySchema(ctx context.Context, admin *sql.DB, tpl pgTemplate, schema string) error {
+	return inSchema(ctx, admin, schema, `CREATE SCHEMA `+schema, tpl.plan.copy)
+}
+
+// inSchema runs statements in one transaction whose search path is schema
+// (created by the first statement when it does not exist yet).
+func inSchema(ctx context.Context, admin *sql.DB, schema, first string, rest ...string) error {
 	tx, err := admin.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }() // after Commit, a no-op
-	for _, q := range []string{`CREATE SCHEMA ` + schema, `SET LOCAL search_path TO ` + schema, tpl.script} {
+	for _, q := range append([]string{first, `SET LOCAL search_path TO ` + schema}, rest...) {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("copy %s into %s: %w", tpl.schema, schema, err)
+			return fmt.Errorf("in %s: %w", schema, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("copy %s into %s: %w", tpl.schema, schema, err)
+		return fmt.Errorf("in %s: commit: %w", schema, err)
 	}
 	return nil
 }
@@ -161,7 +171,14 @@ func dropSchema(admin *sql.DB, schema string) error {
 // ended (a binary has no hook at its end; a killed one leaves its copies
 // too). A binary whose holder session is gone has ended. Sweeping is best
 // effort: what fails now, the next binary tries again.
-func sweep(ctx context.Context, admin *sql.DB, own string) {
+func sweep(base, own string) {
+	ctx, cancel := context.WithTimeout(context.Background(), migrateTimeout)
+	defer cancel()
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		return
+	}
+	defer admin.Close()
 	names, err := strs(ctx, admin, `SELECT nspname FROM pg_namespace
 		WHERE nspname LIKE 'bt\_t\_%' OR nspname LIKE 'bt\_c\_%' ORDER BY nspname`)
 	if err != nil {

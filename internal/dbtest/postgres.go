@@ -18,24 +18,27 @@ const (
 	clonePrefix    = "bt_c_"
 )
 
-// clonePostgres gives the test a schema of its own, a copy of this
-// binary's migrated template schema, dropped when the test ends.
+// clonePostgres gives the test a schema of its own at the template's
+// state: a copy of this binary's migrated template schema, new or reset
+// after an earlier test. When the test ends it is reset for the next test
+// (or dropped).
 func clonePostgres(t testing.TB, base string) DB {
 	t.Helper()
 	tpl := postgresTemplate(t, base)
-	schema := clonePrefix + tpl.id + "_" + randomHex(6)
 	admin := openAdmin(t, base)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := copySchema(ctx, admin, tpl, schema); err != nil {
+	schema, err := takeSchema(ctx, admin, tpl)
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := dropSchema(admin, schema); err != nil {
-			t.Logf("drop test schema %s: %v", schema, err)
+		if err := releaseSchema(admin, tpl, schema); err != nil {
+			t.Logf("test schema %s: %v", schema, err)
 		}
 	})
-	return DB{Engine: Postgres, DatabaseURL: withParam(base, "search_path", schema)}
+	u := withParam(base, "search_path", schema)
+	return DB{Engine: Postgres, DatabaseURL: withParam(u, "application_name", schema)}
 }
 
 // newSchema makes a fresh, empty schema of the base database the test's
