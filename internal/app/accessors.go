@@ -24,6 +24,18 @@ func (a *App) Refunds() *refund.Service { return a.refunds }
 // workers are not started); it returns how many ran.
 func (a *App) RunDueJobs(ctx context.Context) (int, error) { return a.jobs.RunDue(ctx) }
 
+// WakeWorkers makes the workers look at once for what a clock's advance
+// made due (timed moves, payout verification expiries, jobs, notification
+// retries), as an advance of a tenant's clock does: for a base clock that
+// the App does not advance itself, such as a test's fake clock.
+func (a *App) WakeWorkers() {
+	for _, p := range a.timed {
+		p.Wake()
+	}
+	a.jobs.Wake()
+	a.dispatcher.Wake()
+}
+
 // VerifyBooks runs the periodic verification of the books once, now: its
 // metrics and, when they do not balance, its ERROR log lines (for tests
 // that drive the workers, and for an instance whose workers are not

@@ -102,6 +102,7 @@ type App struct {
 	adapterDeps []any // what the API and the console were given (httpapi.Deps, dashboard.Deps): AdapterDeps
 
 	workers     []backgroundWorker // started by Start, stopped in reverse order by Shutdown
+	timed       []*worker.Periodic // the workers that poll for what time made due (WakeWorkers)
 	notify      *notify.Service
 	dispatcher  *dispatch.Dispatcher
 	workersOnce sync.Once
@@ -274,13 +275,13 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	// One loop for every timed move (payments, mandates and amendments,
 	// deposits): docs/decisions.md says why it polls rather than queues jobs.
 	moves := slices.Concat(a.payments.TimedMoves(), mandates.TimedMoves(), channels.TimedMoves())
-	a.workers = append(a.workers, worker.NewPeriodic("timed moves", interval, a.log, func(ctx context.Context) error {
+	a.addTimed(worker.NewPeriodic("timed moves", interval, a.log, func(ctx context.Context) error {
 		return timedmove.Run(ctx, a.clock, moves...)
 	}))
 	a.payouts = payout.NewService(a.store.Payouts(), store.Transactor[payout.Repos](a.store), keyGuard, a.clock,
 		a.cfg.Mode == config.Sandbox, a.log.With("component", "payouts"))
 	a.payouts.UseSettlement(a.payments.Lifecycle())
-	a.workers = append(a.workers, worker.NewPeriodic("payout verification expiry", interval, a.log, func(ctx context.Context) error {
+	a.addTimed(worker.NewPeriodic("payout verification expiry", interval, a.log, func(ctx context.Context) error {
 		_, err := a.payouts.RunExpiry(ctx)
 		return err
 	}))

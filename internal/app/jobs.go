@@ -13,6 +13,7 @@ import (
 	"github.com/bankrail/bankrail/internal/metrics"
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
+	"github.com/bankrail/bankrail/internal/worker"
 )
 
 // Kinds of the jobs this instance runs.
@@ -74,4 +75,15 @@ func (a *App) enqueuePurge(ctx context.Context, q job.Enqueuer, at time.Time) er
 		return fmt.Errorf("schedule the purge of idempotency keys: %w", err)
 	}
 	return nil
+}
+
+// addTimed adds a worker that polls for what time made due: a tenant
+// clock's advance wakes it at once (as it does the jobs and the
+// notifications), and so does WakeWorkers.
+func (a *App) addTimed(p *worker.Periodic) {
+	a.timed = append(a.timed, p)
+	if a.virtual != nil {
+		a.virtual.OnAdvance(p.Wake)
+	}
+	a.workers = append(a.workers, p)
 }

@@ -154,3 +154,18 @@ func TestTenantClockBoundAndReset(t *testing.T) {
 		t.Fatalf("after reset = %s", got)
 	}
 }
+
+// A fake clock tells of each advance and set, after it, so that workers
+// look at once for what became due.
+func TestFakeTellsOfItsAdvances(t *testing.T) {
+	t.Parallel()
+	f := NewFake(time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC))
+	var seen []time.Time
+	f.OnAdvance(func() { seen = append(seen, f.Now()) })
+	f.Advance(time.Hour)
+	f.Set(time.Date(2026, 6, 2, 0, 0, 0, 0, time.UTC))
+	want := []time.Time{time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC), time.Date(2026, 6, 2, 0, 0, 0, 0, time.UTC)}
+	if len(seen) != 2 || !seen[0].Equal(want[0]) || !seen[1].Equal(want[1]) {
+		t.Fatalf("told %v, want %v", seen, want)
+	}
+}

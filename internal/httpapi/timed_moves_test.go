@@ -69,7 +69,7 @@ func TestTimedMovesAcrossInstances(t *testing.T) {
 		for _, id := range ids {
 			apptest.Eventually(t, "COMPLETED", func() bool { st, _ := statusHistory(t, b, token, id); return st == "COMPLETED" })
 		}
-		time.Sleep(10 * apptest.TimedMovesEvery) // let a losing worker finish, if any
+		time.Sleep(2 * apptest.TimedMovesEvery) // let a losing worker finish, if any
 		for _, id := range ids {
 			if _, hist := statusHistory(t, a, token, id); hist != "NEW_PAYMENT BANK_REDIRECT DELAYED_AT_BANK COMPLETED" {
 				t.Fatalf("%s: history %s", id, hist)

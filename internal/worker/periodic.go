@@ -10,12 +10,14 @@ import (
 	"time"
 )
 
-// Periodic runs a function at a fixed interval until stopped.
+// Periodic runs a function at a fixed interval until stopped, and at once
+// when woken.
 type Periodic struct {
 	name     string
 	interval time.Duration
 	fn       func(ctx context.Context) error
 	log      *slog.Logger
+	wake     chan struct{} // one pending wake at most
 
 	cancel context.CancelFunc
 	done   sync.WaitGroup
@@ -24,10 +26,21 @@ type Periodic struct {
 // NewPeriodic returns a worker that calls fn every interval; errors are
 // logged under name and the next tick tries again.
 func NewPeriodic(name string, interval time.Duration, log *slog.Logger, fn func(ctx context.Context) error) *Periodic {
-	return &Periodic{name: name, interval: interval, fn: fn, log: log}
+	return &Periodic{name: name, interval: interval, fn: fn, log: log, wake: make(chan struct{}, 1)}
 }
 
-// Start begins the ticks. It returns at once.
+// Wake makes the worker call fn at once (after the call in progress, if
+// any) instead of at its next tick: for what an event made due, such as a
+// clock's advance. It never blocks; wakes that come while one is pending
+// make one call.
+func (p *Periodic) Wake() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Start begins the ticks (and answers wakes). It returns at once.
 func (p *Periodic) Start(ctx context.Context) {
 	ctx, p.cancel = context.WithCancel(ctx)
 	p.done.Add(1)
@@ -40,9 +53,13 @@ func (p *Periodic) Start(ctx context.Context) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if err := p.fn(ctx); err != nil && ctx.Err() == nil {
-					p.log.Warn("background task failed", "task", p.name, "err", err)
-				}
+			case <-p.wake:
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			if err := p.fn(ctx); err != nil && ctx.Err() == nil {
+				p.log.Warn("background task failed", "task", p.name, "err", err)
 			}
 		}
 	}()
