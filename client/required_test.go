@@ -104,7 +104,7 @@ func TestNoRequestFieldIsSentAsNull(t *testing.T) {
 // field at once, not one null.
 func TestAnEmptyPaymentIsRefusedWithEveryMissingField(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		defer failOnMust(t)
 		env := apptest.NewOn(t, db)
 		c := newClient(t, env.URL, apptest.Merchant, newRecorder(t, nil))

@@ -27,7 +27,7 @@ import (
 // holds what was paid before the backup (issue 30, item 9).
 func TestBackupUnderLoadRestoresToBalancedBooks(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		env := apptest.NewOn(t, db)
 		d := newDevEnv(t, env)
 		ctx, cancel := context.WithCancel(t.Context())

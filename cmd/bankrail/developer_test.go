@@ -82,7 +82,7 @@ func TestTriggerNamesTheOutcomesOfAnUnknownOne(t *testing.T) {
 // Connect accounts the help promises.
 func TestAccountListAndGet(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		storage, admin := adminOn(t, db)
 		const shop = "7b000000-0000-4000-8000-0000000000a6"
 		admin("customer", "create", "--name", "Account Shop", "--id", shop)

@@ -19,7 +19,7 @@ import (
 // bankrail did not send is listed as an exception and resolved.
 func TestStatementsImportCommand(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		storage := []string{"--data-dir", db.DataDir, "--database-url", db.DatabaseURL, "--mode", "production"}
 		if db.Engine == dbtest.Postgres {
 			storage[1] = t.TempDir()

@@ -52,7 +52,7 @@ var cheapHash = identity.HashParams{Time: 1, Memory: 1024, Threads: 1}
 // applied before the refused one), so that a corrected file starts cleanly.
 func TestSeedIsAppliedAllOrNothing(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		ctx := context.Background()
 		for _, mode := range []config.Mode{config.Sandbox, config.Production} {
 			cfg := seedConfig(t, db, mode, "testdata/seed_refused.yaml")
@@ -84,7 +84,7 @@ func TestSeedIsAppliedAllOrNothing(t *testing.T) {
 // it changes nothing.
 func TestProductionStartsWithTheExampleSeed(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		ctx := context.Background()
 		cfg := seedConfig(t, db, config.Production, "../../examples/production-seed.yaml")
 		cfg.PublicURL = "https://pay.example.com"
@@ -111,7 +111,7 @@ func TestProductionStartsWithTheExampleSeed(t *testing.T) {
 // depend on merchants' DNS; the address is checked at each delivery.
 func TestProductionSeedAcceptsAHostThatDoesNotResolveYet(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		ctx := context.Background()
 		cfg := seedConfig(t, db, config.Production, "testdata/seed_unresolved.yaml")
 		cfg.PublicURL = "https://pay.example.com"
@@ -135,7 +135,7 @@ func TestProductionSeedAcceptsAHostThatDoesNotResolveYet(t *testing.T) {
 // and the demo merchant's published credentials are each warned about.
 func TestProductionWarnsAtStart(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		cfg := seedConfig(t, db, config.Production, "")
 		cfg.PublicURL, cfg.Issuer = "http://pay.example.com", config.DefaultIssuer
 		demo := seed.Demo("")

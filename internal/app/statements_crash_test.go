@@ -66,7 +66,7 @@ func TestCrashDuringStatementImport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		if db.Engine == dbtest.Postgres {
 			db.DataDir = t.TempDir()
 		}

@@ -26,7 +26,7 @@ import (
 // nothing. Both engines, production mode.
 func TestStatementImportProperty(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		env := apptest.NewOn(t, db, apptest.Production)
 		a := env.App
 		var n atomic.Int64
