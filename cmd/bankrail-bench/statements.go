@@ -88,8 +88,10 @@ func runStatements(args []string) error {
 	if err != nil {
 		return err
 	}
-	insertRate, err := timeIt(*entries, func() error { write, _ := a.Store().Pools()
-		return referenceInsert(ctx, write, *entries) })
+	insertRate, err := timeIt(*entries, func() error {
+		write, _ := a.Store().Pools()
+		return referenceInsert(ctx, write, *entries)
+	})
 	if err != nil {
 		return err
 	}
