@@ -43,6 +43,8 @@ import (
 	"github.com/bankrail/bankrail/internal/store"
 	"github.com/bankrail/bankrail/internal/timedmove"
 	"github.com/bankrail/bankrail/internal/worker"
+	"github.com/bankrail/bankrail/internal/xs2a"
+	"github.com/bankrail/bankrail/internal/xs2a/aspsp"
 )
 
 // Options are the parts tests replace.
@@ -88,6 +90,8 @@ type App struct {
 	hasher   *identity.Hasher // argon2id, bounded to the cores: sign-ins and seeding share it
 	auth     *auth.Service
 	payments *payment.Service
+	xs2a     *xs2a.Connector // the NextGenPSD2 connector; nil without banks to reach
+	aspsp    *aspsp.Bank     // the sandbox's mock ASPSP; nil in production
 	reports  *report.Service
 	accounts *ledger.Service
 	books    *ledger.Checker // the periodic verification of the books
@@ -250,7 +254,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	if transfers == nil && opts.RefundAnswerAfter > 0 && a.cfg.Mode == config.Sandbox {
 		transfers = refund.MockBank{Clock: a.clock, AnswerAfter: opts.RefundAnswerAfter}
 	}
-	connectors, err := bankConnectors(a.cfg.Mode, a.payments.Banks(), a.clock, transfers)
+	psd2, psd2Banks := a.psd2Connector()
+	connectors, err := bankConnectors(a.cfg.Mode, a.clock, transfers, psd2, psd2Banks)
 	if err != nil {
 		return err
 	}
@@ -299,7 +304,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	settings := notify.NewSettings(a.store, a.clock)
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox,
-		Connectors: connectors})
+		Connectors: connectors, AnswerAtMockBank: a.answerAtMockBank()})
 	apiDeps := httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		Proxies: a.proxies(), Version: Version(), PublicURL: a.cfg.PublicURL,
@@ -307,7 +312,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),
-		Pages: pages.WithMandates(mandates), PagePrefixes: checkout.Prefixes, Demo: demo,
+		Pages: a.withMockASPSP(pages.WithMandates(mandates)), PagePrefixes: a.pagePrefixes(), Demo: demo,
 		Mandates: mandates, Reports: a.reports, SignIns: a.store,
 		Accounts:   a.accounts,
 		Refunds:    a.refunds,

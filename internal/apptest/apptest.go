@@ -123,6 +123,7 @@ func NewOn(t testing.TB, db dbtest.DB, opts ...Option) *Env {
 	if cfg.PublicURL == servedURL {
 		cfg.PublicURL = srv.URL
 	}
+	cfg.SelfURL = srv.URL // the sandbox's connector reaches the mock ASPSP here
 	f, err := seed.Parse(fixture)
 	if err != nil {
 		t.Fatalf("parse fixture: %v", err)

@@ -31,6 +31,10 @@ type Config struct {
 	Addr        string // listen address
 	AdminAddr   string // opt-in listener of /debug/pprof for operators; empty: none
 	PublicURL   string // address payers and merchants see; derived from Addr when empty
+	// SelfURL is where this instance reaches its own listener: the
+	// sandbox's connector calls the mock ASPSP there over HTTP (derived
+	// from Addr when empty).
+	SelfURL string
 	DataDir     string // SQLite file and local state
 	DatabaseURL string // postgres://... switches to PostgreSQL; empty means SQLite in DataDir
 	Mode        Mode
@@ -165,6 +169,14 @@ func (c *Config) Validate() error {
 		c.PublicURL = "http://" + net.JoinHostPort(host, port)
 	}
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	if c.SelfURL == "" && err == nil {
+		self := host
+		if self == "" || self == "0.0.0.0" || self == "::" {
+			self = "127.0.0.1"
+		}
+		c.SelfURL = "http://" + net.JoinHostPort(self, port)
+	}
+	c.SelfURL = strings.TrimRight(c.SelfURL, "/")
 	if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		add("--public-url must be an http(s) URL, got %q", c.PublicURL)
 	}
