@@ -67,6 +67,7 @@ type Env struct {
 	Clock  *clock.Fake // the base clock; the sandbox clock adds its offset
 	DB     dbtest.DB
 	Config config.Config
+	xs2a   *xs2aLog // the exchanges with the mock ASPSP (XS2AExchanges)
 }
 
 // Option edits the configuration of an Env before it starts.
@@ -119,7 +120,8 @@ func NewOn(t testing.TB, db dbtest.DB, opts ...Option) *Env {
 		o(&cfg)
 	}
 	var handler atomic.Pointer[http.Handler]
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) }))
+	xs2aExchanges := &xs2aLog{}
+	srv := httptest.NewServer(xs2aExchanges.recording(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) })))
 	if cfg.PublicURL == servedURL {
 		cfg.PublicURL = srv.URL
 	}
@@ -143,7 +145,7 @@ func NewOn(t testing.TB, db dbtest.DB, opts ...Option) *Env {
 		srv.Close()
 		_ = a.Close()
 	})
-	return &Env{T: t, App: a, Server: srv, URL: srv.URL, Clock: fake, DB: db, Config: cfg}
+	return &Env{T: t, App: a, Server: srv, URL: srv.URL, Clock: fake, DB: db, Config: cfg, xs2a: xs2aExchanges}
 }
 
 // Logger logs to the test log when BANKRAIL_TEST_LOG=1, else nowhere.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -259,15 +260,18 @@ func initiationOf(p payment.Payment) (PaymentInitiation, error) {
 	return body, nil
 }
 
-// psuIP is the payer's IP address: the payment's device's, else the
-// address the payer's browser came from (Authorisation.PayerIP), else the
-// unspecified address.
+// psuIP is the payer's IPv4 address (the document's PSU-IP-Address is
+// format ipv4): the payment's device's, else the address the payer's
+// browser came from (Authorisation.PayerIP), else the unspecified address.
 func psuIP(p payment.Payment, a bank.Authorisation) string {
-	if d := p.Request.Device; d != nil && d.IP != "" {
-		return d.IP
+	var candidates []string
+	if d := p.Request.Device; d != nil {
+		candidates = append(candidates, d.IP)
 	}
-	if a.PayerIP != "" {
-		return a.PayerIP
+	for _, c := range append(candidates, a.PayerIP) {
+		if ip, err := netip.ParseAddr(c); err == nil && ip.Unmap().Is4() {
+			return ip.Unmap().String()
+		}
 	}
 	return "0.0.0.0"
 }

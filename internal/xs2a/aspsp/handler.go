@@ -55,13 +55,16 @@ func (b *Bank) Handler() http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		b.fail(w, r, http.StatusNotFound, "RESOURCE_UNKNOWN", "This endpoint does not exist at this bank.")
 	})
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Del("X-Request-ID") // bankrail's own request id (not a UUID): the bank answers the TPP's
+		echoRequestID(w, r)
+		mux.ServeHTTP(w, r)
+	})
 }
 
 // fail writes an error answer with one tppMessage (none for a 5xx: the
 // standard has no message codes for them).
-func (b *Bank) fail(w http.ResponseWriter, r *http.Request, status int, code, text string) {
-	echoRequestID(w, r)
+func (b *Bank) fail(w http.ResponseWriter, _ *http.Request, status int, code, text string) {
 	if status >= 500 {
 		w.WriteHeader(status)
 		return
@@ -69,11 +72,14 @@ func (b *Bank) fail(w http.ResponseWriter, r *http.Request, status int, code, te
 	writeJSON(w, status, xs2a.ErrorResponse{TPPMessages: []xs2a.TPPMessage{{Category: "ERROR", Code: code, Text: text}}})
 }
 
-// echoRequestID answers the request's X-Request-ID.
+// echoRequestID answers the request's X-Request-ID; one that is missing
+// or not a UUID gets a new one (the document's answers carry a UUID).
 func echoRequestID(w http.ResponseWriter, r *http.Request) {
-	if id := r.Header.Get("X-Request-ID"); id != "" {
-		w.Header().Set("X-Request-ID", id)
+	id := r.Header.Get("X-Request-ID")
+	if _, err := uuid.Parse(id); err != nil {
+		id = uuid.NewString()
 	}
+	w.Header().Set("X-Request-ID", id)
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -142,7 +148,6 @@ func (b *Bank) initiate(w http.ResponseWriter, r *http.Request) {
 	if a.Status != "RJCT" {
 		resp.Links.SCARedirect = &xs2a.Href{Href: b.scaPage(p)}
 	}
-	echoRequestID(w, r)
 	w.Header().Set("Location", self)
 	w.Header().Set("ASPSP-SCA-Approach", "REDIRECT")
 	writeJSON(w, http.StatusCreated, resp)
@@ -233,7 +238,6 @@ func (b *Bank) status(w http.ResponseWriter, r *http.Request) {
 		b.fail(w, r, a.HTTPError, "", "")
 		return
 	}
-	echoRequestID(w, r)
 	writeJSON(w, http.StatusOK, xs2a.StatusResponse{TransactionStatus: a.Status})
 }
 
@@ -255,7 +259,6 @@ func (b *Bank) payment(w http.ResponseWriter, r *http.Request) {
 	if p.Body.DebtorAccount != nil {
 		out.DebtorAccount = *p.Body.DebtorAccount
 	}
-	echoRequestID(w, r)
 	writeJSON(w, http.StatusOK, out)
 }
 
