@@ -51,7 +51,7 @@ func TestNextGenPSD2Conformance(t *testing.T) {
 			{1050, "REFUSED_BY_BANK", payment.StatusRefusedByBank},
 			{1050, "CANCELLED_BY_USER", payment.StatusCancelledByUser},
 			{1050, "ERROR_AT_BANK", payment.StatusErrorAtBank},
-			{666, "", payment.StatusRefusedByBank}, // aspsp.RejectAmount
+			{666, "", payment.StatusRefusedByBank},        // aspsp.RejectAmount
 			{503, "COMPLETED", payment.StatusErrorAtBank}, // aspsp.UnavailableAmount
 		} {
 			if id := pay(tt.amount, tt.outcome); statusOf(t, env, id) != tt.want {

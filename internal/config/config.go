@@ -28,13 +28,13 @@ const (
 // Config is everything bankrail needs to start. Secrets never appear here
 // except the database URL, which String redacts.
 type Config struct {
-	Addr        string // listen address
-	AdminAddr   string // opt-in listener of /debug/pprof for operators; empty: none
-	PublicURL   string // address payers and merchants see; derived from Addr when empty
+	Addr      string // listen address
+	AdminAddr string // opt-in listener of /debug/pprof for operators; empty: none
+	PublicURL string // address payers and merchants see; derived from Addr when empty
 	// SelfURL is where this instance reaches its own listener: the
 	// sandbox's connector calls the mock ASPSP there over HTTP (derived
 	// from Addr when empty).
-	SelfURL string
+	SelfURL     string
 	DataDir     string // SQLite file and local state
 	DatabaseURL string // postgres://... switches to PostgreSQL; empty means SQLite in DataDir
 	Mode        Mode

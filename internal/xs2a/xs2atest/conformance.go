@@ -29,9 +29,9 @@ var document []byte
 const server = "https://api.testbank.com/psd2"
 
 var (
-	once   sync.Once
-	router routers.Router
-	doc    *openapi3.T
+	once    sync.Once
+	router  routers.Router
+	doc     *openapi3.T
 	loadErr error
 )
 
