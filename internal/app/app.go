@@ -68,6 +68,10 @@ type Options struct {
 	// Jobs tunes the job worker (poll, lease, the lease's clock); the
 	// defaults of job.Config when zero.
 	Jobs job.Config
+	// Directory is the production bank directory (serve --banks): the
+	// NextGenPSD2 banks the connector reaches. Ignored in the sandbox,
+	// whose banks are the mock ASPSP's.
+	Directory *xs2a.Directory
 }
 
 // ConnectTimeout bounds the first connection to the database at start: a
@@ -241,10 +245,14 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		CheckNotificationURL: a.notificationURLCheck(), Observer: metrics.NewPayments(reg)}
 	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,
 		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
+	banks, directoryBanks, err := a.bankRegistry(&opts)
+	if err != nil {
+		return err
+	}
 	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keyGuard,
-		bank.Default(), a.clock, paymentCfg)
+		banks, a.clock, paymentCfg)
 	a.reports = report.NewService(report.Deps{Reports: a.store.Reports(), InTx: store.Transactor[report.Repos](a.store),
-		Data: a.store.ReportData(), Hierarchy: a.store, Accounts: report.LedgerAccounts{Ledger: a.store.Ledger()}, Banks: bank.Default(), Clock: a.clock,
+		Data: a.store.ReportData(), Hierarchy: a.store, Accounts: report.LedgerAccounts{Ledger: a.store.Ledger()}, Banks: banks, Clock: a.clock,
 		Log: a.log.With("component", "reports"), Busy: func() bool { return a.inFlight.Load() > 0 }})
 	a.aliases = alias.NewService(a.store.Aliases(), store.Transactor[alias.Repos](a.store), keyGuard, a.clock,
 		a.log.With("component", "aliases"))
@@ -254,7 +262,10 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	if transfers == nil && opts.RefundAnswerAfter > 0 && a.cfg.Mode == config.Sandbox {
 		transfers = refund.MockBank{Clock: a.clock, AnswerAfter: opts.RefundAnswerAfter}
 	}
-	psd2, psd2Banks := a.psd2Connector()
+	psd2, psd2Banks, err := a.psd2Connector(opts, directoryBanks)
+	if err != nil {
+		return err
+	}
 	connectors, err := bankConnectors(a.cfg.Mode, a.clock, transfers, psd2, psd2Banks)
 	if err != nil {
 		return err

@@ -89,17 +89,47 @@ func (a *App) connector(dir map[string]xs2a.Bank) *xs2a.Connector {
 		Log: a.log.With("component", "xs2a")}
 }
 
+// bankRegistry is the registry of banks: bankrail's, with the banks of the
+// production directory it does not have; and the directory's banks.
+// The directory is opts.Directory, else read from config BanksFile.
+func (a *App) bankRegistry(opts *Options) (*bank.Registry, []bank.Bank, error) {
+	if a.cfg.Mode == config.Sandbox {
+		return bank.Default(), nil, nil
+	}
+	if opts.Directory == nil && a.cfg.BanksFile != "" {
+		d, err := xs2a.LoadDirectory(a.cfg.BanksFile)
+		if err != nil {
+			return nil, nil, err
+		}
+		opts.Directory = &d
+	}
+	if opts.Directory == nil {
+		return bank.Default(), nil, nil
+	}
+	return opts.Directory.Registry(bank.Default())
+}
+
 // psd2Connector builds the NextGenPSD2 connector and names the banks it
 // reaches: in the sandbox every bank of the registry, at the mock ASPSP
-// (which it builds too); in production none yet.
-func (a *App) psd2Connector() (bank.Connector, []bank.Bank) {
-	if a.cfg.Mode != config.Sandbox {
-		return nil, nil
+// (which it builds too); in production the banks of the directory
+// (directoryBanks), none without one.
+func (a *App) psd2Connector(opts Options, directoryBanks []bank.Bank) (bank.Connector, []bank.Bank, error) {
+	if a.cfg.Mode == config.Sandbox {
+		banks := a.payments.Banks()
+		a.aspsp = a.mockASPSP(banks)
+		a.xs2a = a.sandboxConnector(banks)
+		return a.xs2a, banks.List(bank.Filter{}), nil
 	}
-	banks := a.payments.Banks()
-	a.aspsp = a.mockASPSP(banks)
-	a.xs2a = a.sandboxConnector(banks)
-	return a.xs2a, banks.List(bank.Filter{})
+	if opts.Directory == nil || len(directoryBanks) == 0 {
+		return nil, nil, nil
+	}
+	conns, err := opts.Directory.Connections()
+	if err != nil {
+		return nil, nil, err
+	}
+	a.xs2a = a.connector(conns)
+	a.log.Info("NextGenPSD2 banks connected", "banks", len(conns))
+	return a.xs2a, directoryBanks, nil
 }
 
 // answerAtMockBank records the payer's answer on the mock bank page at the

@@ -47,6 +47,9 @@ type Config struct {
 	// files (camt.053/054): each is imported once and moved to done/ or
 	// failed/ (internal/statement.Folder).
 	StatementsDir string
+	// BanksFile is the production bank directory (YAML,
+	// internal/xs2a.Directory); empty: none.
+	BanksFile string
 	LogLevel      string // debug, info, warn, error
 	LogFormat     string // text or json
 
