@@ -3,9 +3,9 @@ package xs2a
 import (
 	"bytes"
 	"context"
-	"errors"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
