@@ -80,8 +80,15 @@ func (a *App) sandboxConnector(banks *bank.Registry) *xs2a.Connector {
 		dir[b.ID] = xs2a.Bank{ID: b.ID, Client: xs2a.Client{BaseURL: a.cfg.SelfURL + aspsp.Prefix + b.ID, HTTP: hc},
 			Products: []string{xs2a.ProductSEPA}}
 	}
-	return a.connector(dir)
+	c := a.connector(dir)
+	c.Creditor = &xs2a.Creditor{Name: "BANKRAIL SANDBOX", IBAN: sandboxCreditorIBAN}
+	return c
 }
+
+// sandboxCreditorIBAN receives, at the mock ASPSP, the sandbox payments
+// that name no beneficiary account (a valid German IBAN of no real
+// account).
+const sandboxCreditorIBAN = "DE89370400440532013000"
 
 // connector is the NextGenPSD2 connector of the banks of dir.
 func (a *App) connector(dir map[string]xs2a.Bank) *xs2a.Connector {
@@ -166,4 +173,15 @@ func (a *App) pagePrefixes() []string {
 		return checkout.Prefixes
 	}
 	return append(slices.Clone(checkout.Prefixes), aspsp.Prefix)
+}
+
+// reachSelfAt points the sandbox's connector at the port the instance
+// listens on, when its own address was derived from a port 0 (chosen at
+// listening); before the server and the workers start.
+func (a *App) reachSelfAt(addr string) {
+	if a.aspsp == nil || a.xs2a == nil || !strings.HasSuffix(a.cfg.SelfURL, ":0") {
+		return
+	}
+	a.cfg.SelfURL = "http://" + addr
+	a.xs2a.Banks = a.sandboxConnector(a.payments.Banks()).Banks
 }

@@ -79,6 +79,17 @@ type Connector struct {
 	Move     Mover // set before the poll job runs
 	Clock    clock.Clock
 	Log      *slog.Logger
+	// Creditor, when set (the sandbox), is the creditor of a payment that
+	// names no beneficiary account; without it such a payment cannot be
+	// initiated (the document requires creditorAccount) and ends
+	// ERROR_AT_BANK.
+	Creditor *Creditor
+}
+
+// Creditor is an account that receives payments.
+type Creditor struct {
+	Name string
+	IBAN string
 }
 
 var _ bank.Connector = (*Connector)(nil)
@@ -114,7 +125,7 @@ func (c *Connector) Start(ctx context.Context, a bank.Authorisation) (string, er
 	if err != nil {
 		return "", err
 	}
-	body, err := initiationOf(p)
+	body, err := initiationOf(p, c.Creditor)
 	if err != nil {
 		c.Log.WarnContext(ctx, "the payment cannot be initiated at its bank", "payment", p.ID, "bank", b.ID, "err", err)
 		return failed(a.ReturnURL), nil
@@ -180,6 +191,9 @@ func (c *Connector) Answer(ctx context.Context, a bank.Authorisation, params url
 	}
 	r := c.read(ctx, in)
 	r.Nok = params.Get("nok") != ""
+	if r.Failed || r.Reason != "" {
+		c.record(ctx, in, r) // why the payment failed, for an operator; the payment's move says the rest
+	}
 	outcome := OnReturn(r)
 	c.Log.InfoContext(ctx, "the payer is back from the bank", "payment", in.PaymentID, "bank", in.BankID,
 		"transactionStatus", r.Code, "reason", r.Reason, "outcome", outcome)
@@ -207,7 +221,7 @@ func (c *Connector) debtorName(ctx context.Context, in Initiation) string {
 }
 
 // read reads the status of in at its bank (twice when the first try may be
-// mended by another) and records it.
+// mended by another); the caller records it when it matters (record).
 func (c *Connector) read(ctx context.Context, in Initiation) Reading {
 	b, ok := c.Banks[in.BankID]
 	if !ok {
@@ -227,30 +241,42 @@ func (c *Connector) read(ctx context.Context, in Initiation) Reading {
 	case r.Phase == Unknown:
 		r.Failed, r.Reason = true, fmt.Sprintf("unknown transactionStatus %q", st.TransactionStatus)
 	}
-	now, nerr := clock.For(ctx, c.Clock, "")
-	if nerr == nil {
-		if uerr := c.Store.UpdateStatus(ctx, in.PaymentID, r.Code, r.Reason, now); uerr != nil {
-			c.Log.WarnContext(ctx, "record a payment's status at its bank", "payment", in.PaymentID, "err", uerr)
-		}
-	}
 	return r
+}
+
+// record keeps the last reading of in when it says something new (the
+// status, or why it could not be read).
+func (c *Connector) record(ctx context.Context, in Initiation, r Reading) {
+	if r.Code == in.Status && r.Reason == in.Reason {
+		return
+	}
+	now, err := clock.For(ctx, c.Clock, "")
+	if err == nil {
+		err = c.Store.UpdateStatus(ctx, in.PaymentID, r.Code, r.Reason, now)
+	}
+	if err != nil {
+		c.Log.WarnContext(ctx, "record a payment's status at its bank", "payment", in.PaymentID, "err", err)
+	}
 }
 
 // initiationOf is the body of p's initiation: its amount exact in its
 // currency's exponent, the beneficiary (the Connect account, for an
 // expected payment) as creditor, the payer's IBAN when known, and the
 // payment's unique reference, which the rails' statement import matches.
-func initiationOf(p payment.Payment) (PaymentInitiation, error) {
+func initiationOf(p payment.Payment, fallback *Creditor) (PaymentInitiation, error) {
 	amt, err := FormatAmount(p.Amount(), p.Request.Currency)
 	if err != nil {
 		return PaymentInitiation{}, err
 	}
-	ben := p.Request.Beneficiary
-	if ben == nil || ben.AccountIdentifiers == nil || ben.AccountIdentifiers.IBAN == "" {
+	creditor := fallback
+	if ben := p.Request.Beneficiary; ben != nil && ben.AccountIdentifiers != nil && ben.AccountIdentifiers.IBAN != "" {
+		creditor = &Creditor{Name: ben.Name, IBAN: ben.AccountIdentifiers.IBAN}
+	}
+	if creditor == nil {
 		return PaymentInitiation{}, fmt.Errorf("payment %s has no beneficiary IBAN: a NextGenPSD2 initiation needs a creditorAccount", p.ID)
 	}
-	body := PaymentInitiation{InstructedAmount: amt, CreditorAccount: AccountReference{IBAN: ben.AccountIdentifiers.IBAN},
-		CreditorName: truncate(ben.Name, 70), RemittanceInformationUnstructured: truncate(p.UniqueReference, 140)}
+	body := PaymentInitiation{InstructedAmount: amt, CreditorAccount: AccountReference{IBAN: creditor.IBAN},
+		CreditorName: truncate(creditor.Name, 70), RemittanceInformationUnstructured: truncate(p.UniqueReference, 140)}
 	if body.CreditorName == "" {
 		body.CreditorName = "-"
 	}

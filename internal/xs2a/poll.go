@@ -65,10 +65,14 @@ func (c *Connector) Poll(ctx context.Context, args PollArgs) error {
 	if err != nil {
 		return err
 	}
-	r := c.read(ctx, in)
 	waiting := p.Status == payment.StatusBankRedirect || p.Status == payment.StatusDelayedAtBank
+	if !waiting && p.Status.Flow() == payment.FlowFinished {
+		return nil // the bank's word made it COMPLETED (or later): nothing to watch
+	}
+	r := c.read(ctx, in)
+	c.record(ctx, in, r)
 	if !waiting {
-		if r.Phase == Accepted && p.Status.Flow() != payment.FlowFinished {
+		if r.Phase == Accepted {
 			c.Log.ErrorContext(ctx, "the bank reports a payment executed that bankrail ended otherwise: look at it",
 				"payment", p.ID, "bank", in.BankID, "status", p.Status, "transactionStatus", r.Code)
 		}
