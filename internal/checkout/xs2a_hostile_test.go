@@ -96,7 +96,7 @@ func TestHostileNextGenPSD2Bank(t *testing.T) {
 		srv := httptest.NewServer(bank)
 		t.Cleanup(srv.Close)
 		dir := filepath.Join(t.TempDir(), "banks.yaml")
-		if err := os.WriteFile(dir, []byte("banks:\n  - id: "+apptest.BankDE+"\n    baseUrl: "+srv.URL+"\n    timeout: 300ms\n"), 0o600); err != nil {
+		if err := os.WriteFile(dir, []byte("banks:\n  - id: "+apptest.BankDE+"\n    baseUrl: "+srv.URL+"\n    timeout: 2s\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		prod := apptest.NewOn(t, db, apptest.Production, apptest.ServedAtPublicURL, withBanks(dir))
