@@ -50,8 +50,8 @@ type Config struct {
 	// BanksFile is the production bank directory (YAML,
 	// internal/xs2a.Directory); empty: none.
 	BanksFile string
-	LogLevel      string // debug, info, warn, error
-	LogFormat     string // text or json
+	LogLevel  string // debug, info, warn, error
+	LogFormat string // text or json
 
 	ShutdownTimeout   time.Duration
 	ReadHeaderTimeout time.Duration
