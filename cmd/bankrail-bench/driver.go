@@ -22,6 +22,7 @@ type bench struct {
 	appURL  string
 	refURL  string
 	client  *http.Client
+	pages   *http.Client // the payer's browser: no redirect followed
 	token   string
 	body    []byte
 	mu      sync.Mutex
@@ -42,7 +43,9 @@ func newBench(o options, appURL, refURL string) *bench {
 		"communication": map[string]any{"notifications": map[string]any{"url": "https://shop.example/notify"}},
 		"displayInfo":   []map[string]string{{"key": "Order", "value": "42"}},
 	})
-	return &bench{o: o, appURL: appURL, refURL: refURL, client: &http.Client{Transport: tr, Timeout: 30 * time.Second}, body: body}
+	pages := &http.Client{Transport: tr, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &bench{o: o, appURL: appURL, refURL: refURL, client: &http.Client{Transport: tr, Timeout: 30 * time.Second}, pages: pages, body: body}
 }
 
 // login gets an access token for the demo merchant.

@@ -9,7 +9,10 @@
 //     row in one transaction;
 //   - POST /payments;
 //   - reference SELECT: a minimal handler reading one such row by key;
-//   - GET /payments/{id}.
+//   - GET /payments/{id};
+//   - a lifecycle in-process (POST /payments, POST /sandbox/payments/{id}/authorise)
+//     and the same lifecycle through the NextGenPSD2 connector and the mock
+//     ASPSP (lifecycle.go), the second given as a ratio to the first.
 //
 // It prints requests per second, p50 and p99 latency and the ratio of each
 // endpoint to its reference. Traffic goes to 127.0.0.1 only and every phase
@@ -158,8 +161,13 @@ func run() error {
 	sel, get := b.pair("reference SELECT", b.refSelect, "GET /payments/{id}", b.getPayment)
 	sel.print(nil)
 	get.print(&sel)
+	inProcess, viaXS2A := b.pair("lifecycle in-process", b.lifecycleInProcess, "lifecycle via XS2A", b.lifecycleXS2A)
+	inProcess.print(nil)
+	viaXS2A.print(&inProcess)
 	fmt.Printf("\nratio = req/s of the endpoint over its reference; p50 latency is %.2fx (POST) and %.2fx (GET) the reference's\n",
 		float64(post.p50)/float64(max(insert.p50, 1)), float64(get.p50)/float64(max(sel.p50, 1)))
+	fmt.Printf("a lifecycle (creation to COMPLETED) through the NextGenPSD2 connector and the mock ASPSP is %.2fx as fast as in-process (p50 %.2fx)\n",
+		viaXS2A.rps()/max(inProcess.rps(), 1e-9), float64(viaXS2A.p50)/float64(max(inProcess.p50, 1)))
 	return nil
 }
 

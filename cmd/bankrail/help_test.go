@@ -21,6 +21,7 @@ func TestEverySubcommandHelpShowsItsOwnFlags(t *testing.T) {
 		{[]string{"statements", "list"}, []string{"Usage: bankrail statements list", "-data-dir", "-json", "-limit"}},
 		{[]string{"statements", "exceptions"}, []string{"Usage: bankrail statements exceptions", "-data-dir", "-status", "-json", "-limit"}},
 		{[]string{"statements", "resolve"}, []string{"Usage: bankrail statements resolve", "-data-dir", "-id", "-note"}},
+		{[]string{"banks", "check"}, []string{"Usage: bankrail banks check", "-banks"}},
 	}
 	flagsOf := map[string][]string{
 		"customer create": {"-name", "-id", "-parent"}, "customer list": nil, "customer get": {"-id"},

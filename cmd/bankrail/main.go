@@ -30,6 +30,7 @@ Commands:
   jobs          dead, retry: list dead jobs, run one again  (bankrail jobs --help)
   statements    import the bank's statements (camt.053/054), list them and the reconciliation
                 exceptions, resolve one (bankrail statements --help; docs/banking.md)
+  banks         check that every bank of the directory answers (bankrail banks check --help)
 
 For merchant developers, against a running instance (docs/cli.md):
   login         store a profile (URL, credentials) that the commands below use
@@ -77,6 +78,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return statementsCmd(ctx, rest, stdout, stderr)
 	case "sandbox":
 		return sandboxCmd(ctx, rest, stdout, stderr)
+	case "banks":
+		return banksCmd(ctx, rest, stdout, stderr)
 	case "login":
 		return login(ctx, rest, stdout, stderr)
 	case "trigger":

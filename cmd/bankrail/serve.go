@@ -13,6 +13,7 @@ import (
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/logbuf"
 	"github.com/bankrail/bankrail/internal/seed"
+	"github.com/bankrail/bankrail/internal/xs2a"
 )
 
 const serveHelp = `Usage: bankrail serve [flags]
@@ -46,6 +47,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.PublicURL, "public-url", cfg.PublicURL, "address payers and merchants see (default: derived from --addr)")
 	fs.StringVar(&cfg.Issuer, "issuer", cfg.Issuer, "JWT issuer, the same on every instance of a deployment (default: --public-url when set, else \""+config.DefaultIssuer+"\")")
 	fs.StringVar(&cfg.SeedFile, "seed", cfg.SeedFile, "JSON or YAML file of customers, applications and users to create or update")
+	fs.StringVar(&cfg.BanksFile, "banks", cfg.BanksFile, "production: the bank directory, a YAML file of the NextGenPSD2 banks to reach with their certificates (docs/operations.md, \"Connecting a bank\")")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", cfg.ShutdownTimeout, "how long a graceful shutdown may take")
 	fs.DurationVar(&cfg.IdempotencyTTL, "idempotency-ttl", cfg.IdempotencyTTL, "how long Idempotency-Key replays are kept")
 	fs.BoolVar(&cfg.IdempotencyStrict, "idempotency-strict", cfg.IdempotencyStrict, "answer every Idempotency-Key reuse with 409")
@@ -131,12 +133,24 @@ func checkServe(cfg *config.Config) (app.Options, error) {
 	if err := cfg.Validate(); err != nil {
 		return app.Options{}, err
 	}
+	var opts app.Options
+	if cfg.BanksFile != "" {
+		if cfg.Mode != config.Production {
+			return app.Options{}, fmt.Errorf("--banks is for production: the sandbox's banks are its mock ASPSP")
+		}
+		d, err := xs2a.LoadDirectory(cfg.BanksFile)
+		if err != nil {
+			return app.Options{}, err
+		}
+		opts.Directory = &d
+	}
 	if cfg.SeedFile == "" {
-		return app.Options{}, nil
+		return opts, nil
 	}
 	f, err := seed.Load(cfg.SeedFile)
 	if err != nil {
 		return app.Options{}, err
 	}
-	return app.Options{Seed: &f}, nil
+	opts.Seed = &f
+	return opts, nil
 }

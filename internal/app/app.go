@@ -43,6 +43,8 @@ import (
 	"github.com/bankrail/bankrail/internal/store"
 	"github.com/bankrail/bankrail/internal/timedmove"
 	"github.com/bankrail/bankrail/internal/worker"
+	"github.com/bankrail/bankrail/internal/xs2a"
+	"github.com/bankrail/bankrail/internal/xs2a/aspsp"
 )
 
 // Options are the parts tests replace.
@@ -66,6 +68,10 @@ type Options struct {
 	// Jobs tunes the job worker (poll, lease, the lease's clock); the
 	// defaults of job.Config when zero.
 	Jobs job.Config
+	// Directory is the production bank directory (serve --banks): the
+	// NextGenPSD2 banks the connector reaches. Ignored in the sandbox,
+	// whose banks are the mock ASPSP's.
+	Directory *xs2a.Directory
 }
 
 // ConnectTimeout bounds the first connection to the database at start: a
@@ -88,6 +94,8 @@ type App struct {
 	hasher   *identity.Hasher // argon2id, bounded to the cores: sign-ins and seeding share it
 	auth     *auth.Service
 	payments *payment.Service
+	xs2a     *xs2a.Connector // the NextGenPSD2 connector; nil without banks to reach
+	aspsp    *aspsp.Bank     // the sandbox's mock ASPSP; nil in production
 	reports  *report.Service
 	accounts *ledger.Service
 	books    *ledger.Checker // the periodic verification of the books
@@ -238,10 +246,14 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		CheckNotificationURL: a.notificationURLCheck(), Observer: metrics.NewPayments(reg)}
 	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,
 		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
+	banks, directoryBanks, err := a.bankRegistry(&opts)
+	if err != nil {
+		return err
+	}
 	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keyGuard,
-		bank.Default(), a.clock, paymentCfg)
+		banks, a.clock, paymentCfg)
 	a.reports = report.NewService(report.Deps{Reports: a.store.Reports(), InTx: store.Transactor[report.Repos](a.store),
-		Data: a.store.ReportData(), Hierarchy: a.store, Accounts: report.LedgerAccounts{Ledger: a.store.Ledger()}, Banks: bank.Default(), Clock: a.clock,
+		Data: a.store.ReportData(), Hierarchy: a.store, Accounts: report.LedgerAccounts{Ledger: a.store.Ledger()}, Banks: banks, Clock: a.clock,
 		Log: a.log.With("component", "reports"), Busy: func() bool { return a.inFlight.Load() > 0 }})
 	a.aliases = alias.NewService(a.store.Aliases(), store.Transactor[alias.Repos](a.store), keyGuard, a.clock,
 		a.log.With("component", "aliases"))
@@ -251,7 +263,11 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	if transfers == nil && opts.RefundAnswerAfter > 0 && a.cfg.Mode == config.Sandbox {
 		transfers = refund.MockBank{Clock: a.clock, AnswerAfter: opts.RefundAnswerAfter}
 	}
-	connectors, err := bankConnectors(a.cfg.Mode, a.payments.Banks(), a.clock, transfers)
+	psd2, psd2Banks, err := a.psd2Connector(opts, directoryBanks)
+	if err != nil {
+		return err
+	}
+	connectors, err := bankConnectors(a.cfg.Mode, a.clock, transfers, psd2, psd2Banks)
 	if err != nil {
 		return err
 	}
@@ -300,7 +316,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	settings := notify.NewSettings(a.store, a.clock)
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox,
-		Connectors: connectors})
+		Connectors: connectors, AnswerAtMockBank: a.answerAtMockBank()})
 	apiDeps := httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		Proxies: a.proxies(), Version: Version(), PublicURL: a.cfg.PublicURL,
@@ -308,7 +324,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),
-		Pages: pages.WithMandates(mandates), PagePrefixes: checkout.Prefixes, Demo: demo,
+		Pages: a.withMockASPSP(pages.WithMandates(mandates)), PagePrefixes: a.pagePrefixes(), Demo: demo,
 		Mandates: mandates, Reports: a.reports, SignIns: a.store,
 		Accounts:   a.accounts,
 		Refunds:    a.refunds,

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/bankrail/bankrail/internal/bank"
-	"github.com/bankrail/bankrail/internal/checkout"
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/refund"
@@ -12,13 +11,15 @@ import (
 
 // bankConnectors are the connectors that reach the banks of the registry in
 // mode, and the sender of transfers out of the Connect accounts (refunds):
-// in the sandbox the mock banks reach every bank and the mock bank sends
-// refunds (answering on the tenant's clock clk); in production none is
-// wired yet, so a payer who picks a bank is told it cannot be reached and
-// the payment ends (docs/checkout.md, "Banks and connectors"), and a
-// refund fails (docs/connect.md, "Refunds"). transfers, when set (tests),
-// sends the transfers instead of the mode's sender.
-func bankConnectors(mode config.Mode, banks *bank.Registry, clk clock.Clock, transfers bank.TransferSender) (*bank.Connectors, error) {
+// psd2, the NextGenPSD2 connector, reaches psd2Banks (in the sandbox every
+// bank, at the mock ASPSP; in production the banks of the directory,
+// --banks) and the mock bank sends refunds in the sandbox (answering on the
+// tenant's clock clk). A bank without a connector cannot be paid from: the
+// payer is told and the payment ends (docs/checkout.md, "Banks and
+// connectors"), and a refund fails in production (docs/connect.md,
+// "Refunds"). transfers, when set (tests), sends the transfers instead of
+// the mode's sender.
+func bankConnectors(mode config.Mode, clk clock.Clock, transfers bank.TransferSender, psd2 bank.Connector, psd2Banks []bank.Bank) (*bank.Connectors, error) {
 	cs := bank.NewConnectors()
 	if transfers == nil && mode == config.Sandbox {
 		transfers = refund.MockBank{Clock: clk, AnswerAfter: refund.SandboxAnswerAfter}
@@ -28,11 +29,11 @@ func bankConnectors(mode config.Mode, banks *bank.Registry, clk clock.Clock, tra
 			return nil, err
 		}
 	}
-	if mode != config.Sandbox {
+	if psd2 == nil || len(psd2Banks) == 0 {
 		return cs, nil
 	}
-	if err := cs.Connect(checkout.MockBanks{}, banks.List(bank.Filter{})...); err != nil {
-		return nil, fmt.Errorf("connect the mock banks: %w", err)
+	if err := cs.Connect(psd2, psd2Banks...); err != nil {
+		return nil, fmt.Errorf("connect the NextGenPSD2 banks: %w", err)
 	}
 	return cs, nil
 }

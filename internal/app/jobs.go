@@ -14,6 +14,7 @@ import (
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/worker"
+	"github.com/bankrail/bankrail/internal/xs2a"
 )
 
 // Kinds of the jobs this instance runs.
@@ -50,6 +51,9 @@ func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard, cfg job.Co
 	job.Register(kinds, report.KindGenerate, a.reports.Generate, job.Concurrency(2)) // CPU and a read transaction each
 	job.Register(kinds, alias.KindIssue, a.aliases.Issue, job.Concurrency(2))
 	job.Register(kinds, refund.KindSettle, a.refunds.Settle, job.Concurrency(8)) // short; a merchant waits for each
+	if a.xs2a != nil {
+		job.Register(kinds, xs2a.KindPoll, a.xs2a.Poll, job.Concurrency(4)) // a bank's answer: HTTP, bounded by its timeout
+	}
 	if cfg.Observer == nil {
 		cfg.Observer = metrics.NewJobs(reg, a.store.DeadJobCounts, kinds.Kinds()...)
 	}

@@ -49,6 +49,7 @@ func Listen(addr string) (net.Listener, error) {
 // StartOn serves on ln until Shutdown, and starts the background workers.
 func (a *App) StartOn(ctx context.Context, ln net.Listener) {
 	a.listener = ln
+	a.reachSelfAt(ln.Addr().String())
 	a.server = &http.Server{
 		Handler:           a.http,
 		ReadHeaderTimeout: a.cfg.ReadHeaderTimeout,

@@ -67,6 +67,7 @@ type Env struct {
 	Clock  *clock.Fake // the base clock; the sandbox clock adds its offset
 	DB     dbtest.DB
 	Config config.Config
+	xs2a   *xs2aLog // the exchanges with the mock ASPSP (XS2AExchanges)
 }
 
 // Option edits the configuration of an Env before it starts.
@@ -124,10 +125,12 @@ func NewOn(t testing.TB, db dbtest.DB, opts ...Option) *Env {
 		o(&cfg)
 	}
 	var handler atomic.Pointer[http.Handler]
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) }))
+	xs2aExchanges := &xs2aLog{}
+	srv := httptest.NewServer(xs2aExchanges.recording(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*handler.Load()).ServeHTTP(w, r) })))
 	if cfg.PublicURL == servedURL {
 		cfg.PublicURL = srv.URL
 	}
+	cfg.SelfURL = srv.URL // the sandbox's connector reaches the mock ASPSP here
 	f, err := seed.Parse(fixture)
 	if err != nil {
 		t.Fatalf("parse fixture: %v", err)
@@ -148,7 +151,7 @@ func NewOn(t testing.TB, db dbtest.DB, opts ...Option) *Env {
 		srv.Close()
 		_ = a.Close()
 	})
-	return &Env{T: t, App: a, Server: srv, URL: srv.URL, Clock: fake, DB: db, Config: cfg}
+	return &Env{T: t, App: a, Server: srv, URL: srv.URL, Clock: fake, DB: db, Config: cfg, xs2a: xs2aExchanges}
 }
 
 // Logger logs to the test log when BANKRAIL_TEST_LOG=1, else nowhere.

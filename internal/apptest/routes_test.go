@@ -17,8 +17,10 @@ import (
 // pagePrefixes are the payer's HTML pages, served below these prefixes by
 // the pages' own router; their operations are documented (tag Payer pages).
 // /dashboard/ is the web console (internal/dashboard): pages for people,
-// with no operation in the API document.
-var pagePrefixes = []string{"/checkout/", "/mock-banks/", "/dashboard/"}
+// with no operation in the API document. /xs2a/ is the sandbox's mock ASPSP
+// (internal/xs2a/aspsp), documented by the official NextGenPSD2 document,
+// not by api/openapi.yaml.
+var pagePrefixes = []string{"/checkout/", "/mock-banks/", "/dashboard/", "/xs2a/"}
 
 // unroutedPage is what the pages' router answers for a path or method it
 // does not route (internal/checkout).

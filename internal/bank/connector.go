@@ -18,6 +18,9 @@ type Authorisation struct {
 	// the token): the connector's Answer reads the parameters the bank
 	// adds to it.
 	ReturnURL string
+	// PayerIP is the address the payer's browser came from (the
+	// NextGenPSD2 PSU-IP-Address when the payment names no device).
+	PayerIP string
 }
 
 // Answer is what a bank tells of the payer's authorisation.

@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/bankrail/bankrail/internal/errs"
@@ -21,9 +22,13 @@ var bankActions = []action{
 	{"DELAYED_AT_BANK>REFUSED_BY_BANK", "Delay, then reject", "secondary"},
 }
 
-// showBank serves GET /mock-banks/{bank}/authorise/{id}: the bank's
-// authorisation page. Arriving here moves a NEW_PAYMENT to BANK_REDIRECT
-// (the api channel sends the payer straight here).
+// showBank serves GET /mock-banks/{bank}/authorise/{id}?token=: the mock
+// bank's authorisation page, the SCA page of the mock ASPSP. Arriving here
+// moves a NEW_PAYMENT to BANK_REDIRECT (the api channel sends the payer
+// straight here) and initiates the payment at the mock ASPSP through the
+// bank's connector (over HTTP, once: a second visit finds the initiation).
+// A bank that refused or could not take the initiation sends the payer to
+// the return, which says what happened.
 func (h *Handler) showBank(w http.ResponseWriter, r *http.Request) error {
 	token := r.URL.Query().Get("token")
 	p, err := h.Payments.AtBank(r.Context(), r.PathValue("id"), token, r.PathValue("bank"))
@@ -33,9 +38,17 @@ func (h *Handler) showBank(w http.ResponseWriter, r *http.Request) error {
 	if p.Status != payment.StatusBankRedirect {
 		return h.finish(w, r, p, token)
 	}
-	b, ok := h.Payments.Lifecycle().Bank(p)
+	c, b, ok := h.connector(p)
 	if !ok {
-		return errs.NotFoundf("This bank does not exist.")
+		return h.bankUnreachable(w, r, p.ID, token, p.Scheme().InstitutionID)
+	}
+	address, err := c.Start(r.Context(), h.authorisation(r, p.ID, b, token))
+	if err != nil {
+		return err
+	}
+	if aspspPaymentOf(address) == "" {
+		http.Redirect(w, r, address, http.StatusSeeOther)
+		return nil
 	}
 	v := paymentView(p, token)
 	v.Title = b.Name + " - authorise a payment"
@@ -47,14 +60,51 @@ func (h *Handler) showBank(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// aspspPaymentOf is the mock ASPSP's paymentId in the address of its SCA
+// page (the aspspPaymentId parameter); "" for another address.
+func aspspPaymentOf(address string) string {
+	u, err := url.Parse(address)
+	if err != nil || !strings.Contains(u.Path, "/mock-banks/") {
+		return ""
+	}
+	return u.Query().Get("aspspPaymentId")
+}
+
 // answerAtBank serves POST /mock-banks/{bank}/authorise/{id} (token,
-// outcome, holder): the payer's answer, read by the bank's connector
-// (MockBanks), then the way back to the merchant.
+// outcome, holder): the payer's answer is recorded at the mock ASPSP (the
+// SCA), then the payer comes back through the bank's connector, which
+// reads the payment's status from the mock ASPSP (Answer), and on to the
+// merchant. A payment no longer at the bank is shown as it is.
 func (h *Handler) answerAtBank(w http.ResponseWriter, r *http.Request) error {
 	if err := r.ParseForm(); err != nil {
 		return errs.E(errs.BadRequest, "The form could not be read.")
 	}
-	return h.answer(w, r, r.PathValue("id"), r.PostForm.Get("token"), r.PathValue("bank"), r.PostForm)
+	token, bankID := r.PostForm.Get("token"), r.PathValue("bank")
+	p, err := h.Payments.AtBank(r.Context(), r.PathValue("id"), token, bankID)
+	if err != nil {
+		return err
+	}
+	if p.Status != payment.StatusBankRedirect {
+		return h.finish(w, r, p, token)
+	}
+	outcome := r.PostForm.Get("outcome")
+	if _, ok := payment.ParseOutcome(outcome); !ok {
+		return errs.E(errs.BadRequest, "Choose one of the buttons.")
+	}
+	c, b, ok := h.connector(p)
+	if !ok || h.AnswerAtMockBank == nil {
+		return h.bankUnreachable(w, r, p.ID, token, bankID)
+	}
+	address, err := c.Start(r.Context(), h.authorisation(r, p.ID, b, token))
+	if err != nil {
+		return err
+	}
+	if id := aspspPaymentOf(address); id != "" {
+		if err := h.AnswerAtMockBank(r.Context(), bankID, id, outcome, r.PostForm.Get("holder")); err != nil {
+			return err
+		}
+	}
+	return h.answer(w, r, p.ID, token, bankID, url.Values{})
 }
 
 // notificationStatus is the gateway status (COMPLETED, FAILED, PENDING) of

@@ -1,8 +1,9 @@
 // Package checkout is the payer's side of bankrail, served as HTML: the
 // hosted checkout (bank picker with search, confirmation page), the mock
-// banks' authorisation pages (sandbox only), the way to any bank through
-// its bank.Connector (connector.go: MockBanks is the sandbox's; a bank
-// without one ends the payment with a page that says so) and the return to
+// banks' authorisation pages (sandbox only: the SCA pages of the mock
+// ASPSP, internal/xs2a/aspsp), the way to any bank through its
+// bank.Connector (connector.go; a bank without one ends the payment with a
+// page that says so) and the return to
 // the merchant with a signed outcome; the same pages embedded in a merchant's page
 // (embed.go) with their small JavaScript library. Pages are rendered on the server from embedded
 // html/template files and work without JavaScript. It is an adapter: the
@@ -40,9 +41,14 @@ type Deps struct {
 	Log       *slog.Logger
 	PublicURL string // where the pages are served; forms from another origin are refused
 	Sandbox   bool   // mock banks are served only in the sandbox
-	// Connectors reach the payers' banks (MockBanks in the sandbox); the
-	// payment of a bank without one ends when the payer picks it.
+	// Connectors reach the payers' banks (in the sandbox the NextGenPSD2
+	// connector to the mock ASPSP); the payment of a bank without one ends
+	// when the payer picks it.
 	Connectors *bank.Connectors
+	// AnswerAtMockBank records the payer's answer on the mock bank page at
+	// the mock ASPSP (sandbox: internal/xs2a/aspsp), for the bank's payment
+	// paymentID (its aspspPaymentId); nil without mock banks.
+	AnswerAtMockBank func(ctx context.Context, bankID, paymentID, outcome, holder string) error
 }
 
 // Handler serves the payer's pages.

@@ -71,7 +71,7 @@ func TestHostedCheckoutToSuccessURL(t *testing.T) {
 		pr.get("/checkout/"+p.ID+"/confirm?"+url.Values{"token": {tok}, "bank": {apptest.BankGB}}.Encode()).must(t, http.StatusNotFound)
 
 		toBank := pr.post("/checkout/"+p.ID+"/confirm", url.Values{"token": {tok}, "bank": {apptest.BankAT}})
-		if toBank.Status != http.StatusSeeOther || !strings.HasPrefix(toBank.Location, "/mock-banks/"+apptest.BankAT+"/authorise/"+p.ID) {
+		if toBank.Status != http.StatusSeeOther || !strings.HasPrefix(toBank.Location, env.URL+"/mock-banks/"+apptest.BankAT+"/authorise/"+p.ID) {
 			t.Fatalf("confirm: %d %s", toBank.Status, toBank.Location)
 		}
 		if st := statusOf(t, env, p.ID); st != payment.StatusBankRedirect {
@@ -148,6 +148,9 @@ func TestReturnURLs(t *testing.T) {
 				t.Fatalf("api channel at the bank: %s", st)
 			}
 			done := pr.post(p.DirectURL(), url.Values{"token": {tokenOf(t, p.DirectURL())}, "outcome": {tt.outcome}})
+			if done.Status != http.StatusSeeOther {
+				t.Fatalf("%s: %d %s", tt.outcome, done.Status, done.Body)
+			}
 			if tt.status == "" { // the sandbox's final page: where the developer sees what followed
 				pr.get(done.Location).must(t, http.StatusOK, tt.want, `href="/dashboard/inbox"`, `href="/dashboard/"`)
 				continue

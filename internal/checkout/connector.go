@@ -2,6 +2,7 @@ package checkout
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/url"
 
@@ -10,34 +11,14 @@ import (
 	"github.com/bankrail/bankrail/internal/payment"
 )
 
-// MockBanks is the bank.Connector of the sandbox's mock banks: their
-// authorisation pages are this package's /mock-banks/{bank}/authorise/{id},
-// served in the sandbox only, and their answer is the button the payer
-// pressed there (form fields outcome and holder).
-type MockBanks struct{}
-
-var _ bank.Connector = MockBanks{}
-
-// Start implements bank.Connector: the mock bank's page of the payment.
-func (MockBanks) Start(_ context.Context, a bank.Authorisation) (string, error) {
-	return mockBankPage(a.Bank.ID, a.PaymentID, a.Token), nil
-}
-
-// Answer implements bank.Connector: the outcome and holder the payer chose
-// on the mock bank's page.
-func (MockBanks) Answer(_ context.Context, _ bank.Authorisation, params url.Values) (bank.Answer, error) {
-	return bank.Answer{Outcome: params.Get("outcome"), Holder: params.Get("holder")}, nil
-}
-
-// mockBankPage is the address of a mock bank's authorisation page.
-func mockBankPage(bankID, paymentID, token string) string {
-	return "/mock-banks/" + bankID + "/authorise/" + paymentID + "?" + url.Values{"token": {token}}.Encode()
-}
-
 // authorisation is the authorisation of payment id at bank b opened with
-// token.
-func (h *Handler) authorisation(id string, b bank.Bank, token string) bank.Authorisation {
-	return bank.Authorisation{PaymentID: id, Bank: b, Token: token,
+// token, by the payer of request r.
+func (h *Handler) authorisation(r *http.Request, id string, b bank.Bank, token string) bank.Authorisation {
+	ip, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		ip = ""
+	}
+	return bank.Authorisation{PaymentID: id, Bank: b, Token: token, PayerIP: ip,
 		ReturnURL: h.PublicURL + "/checkout/" + id + "/return?" + url.Values{"token": {token}}.Encode()}
 }
 
@@ -70,7 +51,7 @@ func (h *Handler) toBank(w http.ResponseWriter, r *http.Request, p payment.Payme
 	if !ok {
 		return h.bankUnreachable(w, r, p.ID, token, p.Scheme().InstitutionID)
 	}
-	address, err := c.Start(r.Context(), h.authorisation(p.ID, b, token))
+	address, err := c.Start(r.Context(), h.authorisation(r, p.ID, b, token))
 	if err != nil {
 		return err
 	}
@@ -145,11 +126,11 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, id, token, bank
 	if !ok || !known {
 		return errs.NotFoundf("This payment is not at this bank.")
 	}
-	ans, err := c.Answer(r.Context(), h.authorisation(id, b, token), params)
+	ans, err := c.Answer(r.Context(), h.authorisation(r, id, b, token), params)
 	if err != nil {
 		return err
 	}
-	o, ok := payment.ParseOutcome(ans.Outcome)
+	o, ok := payment.ParseBankOutcome(ans.Outcome)
 	if !ok {
 		return errs.E(errs.BadRequest, "Choose one of the buttons.")
 	}

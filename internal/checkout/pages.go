@@ -161,7 +161,7 @@ func (h *Handler) showDone(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case p.Status == payment.StatusBankRedirect:
 		if c, b, ok := h.connector(p); ok {
-			if v.BankURL, err = c.Start(r.Context(), h.authorisation(p.ID, b, token)); err != nil {
+			if v.BankURL, err = c.Start(r.Context(), h.authorisation(r, p.ID, b, token)); err != nil {
 				return err
 			}
 		}

@@ -28,9 +28,13 @@ const (
 // Config is everything bankrail needs to start. Secrets never appear here
 // except the database URL, which String redacts.
 type Config struct {
-	Addr        string // listen address
-	AdminAddr   string // opt-in listener of /debug/pprof for operators; empty: none
-	PublicURL   string // address payers and merchants see; derived from Addr when empty
+	Addr      string // listen address
+	AdminAddr string // opt-in listener of /debug/pprof for operators; empty: none
+	PublicURL string // address payers and merchants see; derived from Addr when empty
+	// SelfURL is where this instance reaches its own listener: the
+	// sandbox's connector calls the mock ASPSP there over HTTP (derived
+	// from Addr when empty).
+	SelfURL     string
 	DataDir     string // SQLite file and local state
 	DatabaseURL string // postgres://... switches to PostgreSQL; empty means SQLite in DataDir
 	Mode        Mode
@@ -43,8 +47,11 @@ type Config struct {
 	// files (camt.053/054): each is imported once and moved to done/ or
 	// failed/ (internal/statement.Folder).
 	StatementsDir string
-	LogLevel      string // debug, info, warn, error
-	LogFormat     string // text or json
+	// BanksFile is the production bank directory (YAML,
+	// internal/xs2a.Directory); empty: none.
+	BanksFile string
+	LogLevel  string // debug, info, warn, error
+	LogFormat string // text or json
 
 	ShutdownTimeout   time.Duration
 	ReadHeaderTimeout time.Duration
@@ -165,6 +172,14 @@ func (c *Config) Validate() error {
 		c.PublicURL = "http://" + net.JoinHostPort(host, port)
 	}
 	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	if c.SelfURL == "" && err == nil {
+		self := host
+		if self == "" || self == "0.0.0.0" || self == "::" {
+			self = "127.0.0.1"
+		}
+		c.SelfURL = "http://" + net.JoinHostPort(self, port)
+	}
+	c.SelfURL = strings.TrimRight(c.SelfURL, "/")
 	if u, err := url.Parse(c.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		add("--public-url must be an http(s) URL, got %q", c.PublicURL)
 	}

@@ -81,8 +81,11 @@ func (l *Lifecycle) Apply(p Payment, ev Event, now time.Time) (Change, error) {
 			return Change{}, err
 		}
 		resolve := StatusCompleted
-		if i+1 < len(ev.Outcome) {
+		switch {
+		case i+1 < len(ev.Outcome):
 			resolve = ev.Outcome[i+1]
+		case target == StatusDelayedAtBank:
+			resolve = StatusDelayedAtBank // the bank answers later, through its connector (BankSilence)
 		}
 		for _, st := range route {
 			if err := l.step(&c, &p, st, now, resolve, ev.HolderName); err != nil {

@@ -33,6 +33,10 @@ var moves = map[Status][]Status{
 const (
 	AbandonAfter = 30 * time.Minute
 	BankDelay    = 2 * time.Minute
+	// BankSilence is how long a payment DELAYED_AT_BANK waits for a real
+	// bank's final answer (read by its connector) before it ends
+	// REFUSED_BY_BANK (docs/checkout.md, "NextGenPSD2 banks").
+	BankSilence = 24 * time.Hour
 )
 
 // CanMove reports whether the table allows from -> to.
@@ -74,12 +78,18 @@ func (p *Payment) move(to Status, at time.Time, resolve Status) error {
 
 // timedMoveAfter is the timed move of p once it has reached its status at
 // time at: abandonment while the payer has not finished, the bank's answer
-// while it delays, nothing otherwise.
+// while it delays, nothing otherwise. A delay whose resolve is
+// DELAYED_AT_BANK itself waits for the bank's own answer, which its
+// connector brings (ParseBankOutcome): a bank silent for BankSilence ends
+// it REFUSED_BY_BANK, so that no payment waits for ever.
 func timedMoveAfter(p Payment, at time.Time, resolve Status) *TimedMove {
 	switch p.Status {
 	case StatusNew, StatusBankRedirect:
 		return &TimedMove{To: StatusAbandonedByUser, At: p.CreatedAt.Add(AbandonAfter)}
 	case StatusDelayedAtBank:
+		if resolve == StatusDelayedAtBank {
+			return &TimedMove{To: StatusRefusedByBank, At: at.Add(BankSilence)}
+		}
 		if !CanMove(StatusDelayedAtBank, resolve) {
 			resolve = StatusCompleted
 		}

@@ -38,6 +38,18 @@ func ParseOutcome(name string) (Outcome, bool) {
 	return o, ok
 }
 
+// ParseBankOutcome reads the outcome a bank's connector reports
+// (bank.Answer): a sandbox outcome name (ParseOutcome), or DELAYED_AT_BANK
+// alone: the bank has not given its final answer yet and its connector
+// brings it later (internal/xs2a's poll job), so the delay has no timed
+// move. It is not a sandbox scenario.
+func ParseBankOutcome(name string) (Outcome, bool) {
+	if strings.EqualFold(strings.TrimSpace(name), string(StatusDelayedAtBank)) {
+		return Outcome{StatusDelayedAtBank}, true
+	}
+	return ParseOutcome(name)
+}
+
 // OutcomeNames lists the sandbox outcome names, sorted.
 func OutcomeNames() []string {
 	names := make([]string, 0, len(outcomes))

@@ -1,0 +1,133 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/job"
+	"github.com/bankrail/bankrail/internal/xs2a"
+	"github.com/bankrail/bankrail/internal/xs2a/aspsp"
+)
+
+var (
+	_ xs2a.Store  = (*Store)(nil)
+	_ aspsp.Store = (*Store)(nil)
+)
+
+const initiationColumns = `payment_id, bank_id, product, request_id, aspsp_payment_id, sca_redirect, transaction_status, reason,
+	created_at, updated_at`
+
+// scanInitiation reads one row of initiationColumns.
+func scanInitiation(row interface{ Scan(...any) error }) (xs2a.Initiation, error) {
+	var in xs2a.Initiation
+	var created, updated int64
+	err := row.Scan(&in.PaymentID, &in.BankID, &in.Product, &in.RequestID, &in.ASPSPPaymentID, &in.SCARedirect, &in.Status,
+		&in.Reason, &created, &updated)
+	in.CreatedAt, in.UpdatedAt = fromMicros(created), fromMicros(updated)
+	return in, err
+}
+
+// Initiation implements xs2a.Store.
+func (s *Store) Initiation(ctx context.Context, paymentID string) (xs2a.Initiation, error) {
+	in, err := scanInitiation(s.read.QueryRowContext(ctx, `SELECT `+initiationColumns+` FROM xs2a_initiations WHERE payment_id = $1`, paymentID))
+	return in, translate(err, "the initiation of payment "+paymentID)
+}
+
+// SaveInitiation implements xs2a.Store: the row and its jobs in one unit
+// of work; the first initiation of a payment wins.
+func (s *Store) SaveInitiation(ctx context.Context, in xs2a.Initiation, jobs ...job.Job) (xs2a.Initiation, error) {
+	var out xs2a.Initiation
+	err := s.InTx(ctx, func(tx *Tx) error {
+		res, err := tx.tx.ExecContext(ctx, `
+			INSERT INTO xs2a_initiations (`+initiationColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+			ON CONFLICT (payment_id) DO NOTHING`,
+			in.PaymentID, in.BankID, in.Product, in.RequestID, in.ASPSPPaymentID, in.SCARedirect, in.Status, in.Reason,
+			micros(in.CreatedAt), micros(in.UpdatedAt))
+		if err != nil {
+			return translate(err, "record the initiation of payment "+in.PaymentID)
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return translate(err, "record the initiation of payment "+in.PaymentID)
+		} else if n == 1 {
+			out = in
+			return tx.Jobs().Enqueue(ctx, jobs...)
+		}
+		out, err = scanInitiation(tx.tx.QueryRowContext(ctx, `SELECT `+initiationColumns+` FROM xs2a_initiations WHERE payment_id = $1`, in.PaymentID))
+		return translate(err, "the initiation of payment "+in.PaymentID)
+	})
+	return out, err
+}
+
+// UpdateStatus implements xs2a.Store.
+func (s *Store) UpdateStatus(ctx context.Context, paymentID, status, reason string, at time.Time) error {
+	_, err := s.write.ExecContext(ctx, `UPDATE xs2a_initiations SET transaction_status = $2, reason = $3, updated_at = $4
+		WHERE payment_id = $1`, paymentID, status, reason, micros(at))
+	return translate(err, "record the status of payment "+paymentID+" at its bank")
+}
+
+const mockPaymentColumns = `id, bank_id, product, request_id, customer_id, body, redirect_uri, nok_redirect_uri, outcome, holder,
+	answered_at, created_at`
+
+// scanMockPayment reads one row of mockPaymentColumns.
+func scanMockPayment(row interface{ Scan(...any) error }) (aspsp.Payment, error) {
+	var p aspsp.Payment
+	var body string
+	var answered sql.NullInt64
+	var created int64
+	err := row.Scan(&p.ID, &p.BankID, &p.Product, &p.RequestID, &p.CustomerID, &body, &p.RedirectURI, &p.NokRedirectURI,
+		&p.Outcome, &p.Holder, &answered, &created)
+	if err != nil {
+		return aspsp.Payment{}, err
+	}
+	if err := json.Unmarshal([]byte(body), &p.Body); err != nil {
+		return aspsp.Payment{}, fmt.Errorf("mock payment %s: its body does not decode: %w", p.ID, err)
+	}
+	p.AnsweredAt, p.CreatedAt = fromNullMicros(answered), fromMicros(created)
+	return p, nil
+}
+
+// CreateMockPayment implements aspsp.Store.
+func (s *Store) CreateMockPayment(ctx context.Context, p aspsp.Payment) (aspsp.Payment, error) {
+	body, err := json.Marshal(p.Body)
+	if err != nil {
+		return aspsp.Payment{}, fmt.Errorf("mock payment %s: %w", p.ID, err)
+	}
+	out := p
+	err = s.InTx(ctx, func(tx *Tx) error {
+		if _, err := tx.tx.ExecContext(ctx, `
+			INSERT INTO xs2a_mock_payments (`+mockPaymentColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+			ON CONFLICT (bank_id, request_id) DO NOTHING`,
+			p.ID, p.BankID, p.Product, p.RequestID, p.CustomerID, string(body), p.RedirectURI, p.NokRedirectURI, p.Outcome, p.Holder,
+			nullMicros(p.AnsweredAt), micros(p.CreatedAt)); err != nil {
+			return translate(err, "record mock payment "+p.ID)
+		}
+		var err error
+		out, err = scanMockPayment(tx.tx.QueryRowContext(ctx, `SELECT `+mockPaymentColumns+` FROM xs2a_mock_payments
+			WHERE bank_id = $1 AND request_id = $2`, p.BankID, p.RequestID))
+		return translate(err, "mock payment "+p.ID)
+	})
+	return out, err
+}
+
+// MockPayment implements aspsp.Store.
+func (s *Store) MockPayment(ctx context.Context, bankID, id string) (aspsp.Payment, error) {
+	p, err := scanMockPayment(s.read.QueryRowContext(ctx, `SELECT `+mockPaymentColumns+` FROM xs2a_mock_payments
+		WHERE bank_id = $1 AND id = $2`, bankID, id))
+	if err == sql.ErrNoRows {
+		return aspsp.Payment{}, errs.NotFoundf("Payment %s does not exist at this bank.", id)
+	}
+	return p, translate(err, "mock payment "+id)
+}
+
+// AnswerMockPayment implements aspsp.Store.
+func (s *Store) AnswerMockPayment(ctx context.Context, bankID, id, outcome, holder string, at time.Time) (aspsp.Payment, error) {
+	if _, err := s.write.ExecContext(ctx, `UPDATE xs2a_mock_payments SET outcome = $3, holder = $4, answered_at = $5
+		WHERE bank_id = $1 AND id = $2 AND outcome = ''`, bankID, id, outcome, holder, micros(at)); err != nil {
+		return aspsp.Payment{}, translate(err, "answer mock payment "+id)
+	}
+	return s.MockPayment(ctx, bankID, id)
+}
