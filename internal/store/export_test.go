@@ -126,3 +126,11 @@ func (s *Store) KeyLease(ctx context.Context, customerID, key string) (time.Time
 		customerID, key).Scan(&at)
 	return fromNullMicros(at), err
 }
+
+// NotificationLease reads the lease end of a notification (zero when not
+// claimed), for tests of the dispatcher's heartbeat.
+func (s *Store) NotificationLease(ctx context.Context, id string) (time.Time, error) {
+	var at sql.NullInt64
+	err := s.read.QueryRowContext(ctx, `SELECT locked_until FROM notifications WHERE id = $1`, id).Scan(&at)
+	return fromNullMicros(at), err
+}
