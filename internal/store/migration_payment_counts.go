@@ -12,11 +12,16 @@ import (
 // "total-items is exact"). Triggers keep it in the same transaction as the
 // insert or delete of a payment, whoever writes it (a use case, a sandbox
 // restore, a test's fixture), in each engine's own language: a Go
-// migration. On PostgreSQL a customer's count is spread over shards (the
-// writing session's process id modulo paymentCountShards), so that the
-// group-commit workers, each on its own connection, do not queue on one
-// row per merchant; a count is the sum of its shards. SQLite has one
-// writer: one shard. The table is never dumped nor replaced (keptTables):
+// migration. On PostgreSQL the insert and delete triggers run once per
+// statement over its rows (a transition table): one upsert per customer
+// and statement, so that a statement of many rows (a restore's batch)
+// does not update one row as many times in one transaction, each update
+// longer than the last (its versions chain until the commit); and a
+// customer's count is spread over shards (the writing session's process id
+// modulo paymentCountShards), so that the group-commit workers, each on its
+// own connection, do not queue on one row per merchant; a count is the sum
+// of its shards. SQLite updates in place and has one writer: row triggers,
+// one shard. The table is never dumped nor replaced (keptTables):
 // the triggers rebuild it as a restore writes the payments, and the
 // TRUNCATE of a reset on PostgreSQL, which fires no row trigger, empties
 // it too (deleteRows).
@@ -54,30 +59,43 @@ CREATE TRIGGER payment_counts_delete AFTER DELETE ON payments BEGIN ` + sqliteCo
 CREATE TRIGGER payment_counts_move AFTER UPDATE OF customer_id ON payments WHEN OLD.customer_id IS NOT NEW.customer_id
 BEGIN ` + sqliteCountChange("OLD", "-1") + ` ` + sqliteCountChange("NEW", "1") + ` END;`,
 	Postgres: paymentCountsDDL + fmt.Sprintf(`
-CREATE FUNCTION payment_counts_keep() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION payment_counts_add() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP IN ('DELETE', 'UPDATE') THEN
-        INSERT INTO %[1]s (customer_id, shard, n) VALUES (OLD.customer_id, pg_backend_pid() %% %[2]d, -1)
-        ON CONFLICT (customer_id, shard) DO UPDATE SET n = %[1]s.n - 1;
-    END IF;
-    IF TG_OP IN ('INSERT', 'UPDATE') THEN
-        INSERT INTO %[1]s (customer_id, shard, n) VALUES (NEW.customer_id, pg_backend_pid() %% %[2]d, 1)
-        ON CONFLICT (customer_id, shard) DO UPDATE SET n = %[1]s.n + 1;
-    END IF;
+    INSERT INTO %[1]s (customer_id, shard, n)
+        SELECT customer_id, pg_backend_pid() %% %[2]d, COUNT(*) FROM added GROUP BY customer_id
+    ON CONFLICT (customer_id, shard) DO UPDATE SET n = %[1]s.n + EXCLUDED.n;
     RETURN NULL;
 END $$;
-CREATE TRIGGER payment_counts_keep AFTER INSERT OR DELETE ON payments
-    FOR EACH ROW EXECUTE FUNCTION payment_counts_keep();
+CREATE FUNCTION payment_counts_remove() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO %[1]s (customer_id, shard, n)
+        SELECT customer_id, pg_backend_pid() %% %[2]d, -COUNT(*) FROM removed GROUP BY customer_id
+    ON CONFLICT (customer_id, shard) DO UPDATE SET n = %[1]s.n + EXCLUDED.n;
+    RETURN NULL;
+END $$;
+CREATE FUNCTION payment_counts_move() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO %[1]s (customer_id, shard, n) VALUES (OLD.customer_id, pg_backend_pid() %% %[2]d, -1)
+    ON CONFLICT (customer_id, shard) DO UPDATE SET n = %[1]s.n - 1;
+    INSERT INTO %[1]s (customer_id, shard, n) VALUES (NEW.customer_id, pg_backend_pid() %% %[2]d, 1)
+    ON CONFLICT (customer_id, shard) DO UPDATE SET n = %[1]s.n + 1;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER payment_counts_insert AFTER INSERT ON payments REFERENCING NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION payment_counts_add();
+CREATE TRIGGER payment_counts_delete AFTER DELETE ON payments REFERENCING OLD TABLE AS removed
+    FOR EACH STATEMENT EXECUTE FUNCTION payment_counts_remove();
 CREATE TRIGGER payment_counts_move AFTER UPDATE OF customer_id ON payments
-    FOR EACH ROW WHEN (OLD.customer_id IS DISTINCT FROM NEW.customer_id) EXECUTE FUNCTION payment_counts_keep();`,
+    FOR EACH ROW WHEN (OLD.customer_id IS DISTINCT FROM NEW.customer_id) EXECUTE FUNCTION payment_counts_move();`,
 		paymentCountsTable, paymentCountShards),
 }
 
 var paymentCountsDown = map[Dialect]string{
 	SQLite: `DROP TRIGGER payment_counts_insert; DROP TRIGGER payment_counts_delete; DROP TRIGGER payment_counts_move;
 		DROP TABLE ` + paymentCountsTable,
-	Postgres: `DROP TRIGGER payment_counts_move ON payments; DROP TRIGGER payment_counts_keep ON payments;
-		DROP FUNCTION payment_counts_keep(); DROP TABLE ` + paymentCountsTable,
+	Postgres: `DROP TRIGGER payment_counts_move ON payments; DROP TRIGGER payment_counts_delete ON payments;
+		DROP TRIGGER payment_counts_insert ON payments; DROP FUNCTION payment_counts_move(); DROP FUNCTION payment_counts_remove();
+		DROP FUNCTION payment_counts_add(); DROP TABLE ` + paymentCountsTable,
 }
 
 // paymentCountsMigration runs the statements of d in ddl.

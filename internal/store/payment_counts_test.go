@@ -42,7 +42,8 @@ func wantTotals(t *testing.T, s *store.Store, when string, want map[string]int) 
 }
 
 // The counts behind the exact total (migration 00054) start from the
-// payments already there, and follow a sandbox reset (TRUNCATE on
+// payments already there, follow a payment moved to another customer, and
+// follow a sandbox reset (TRUNCATE on
 // PostgreSQL, which fires no row trigger) and a restore, which never dumps
 // nor writes them.
 func TestPaymentCountsFollowMigrationResetAndRestore(t *testing.T) {
@@ -79,6 +80,14 @@ func TestPaymentCountsFollowMigrationResetAndRestore(t *testing.T) {
 
 		insertPayment(t, s, "24000000-0000-4000-8000-000000000200", shop.ID, t0.Add(time.Minute), 9)
 		wantTotals(t, s, "after an insert", map[string]int{psp.ID: 6, shop.ID: 3})
+		if err := s.Exec(ctx, `UPDATE payments SET customer_id = $1 WHERE id = $2`, psp.ID, "24000000-0000-4000-8000-000000000200"); err != nil {
+			t.Fatal(err)
+		}
+		wantTotals(t, s, "after a move to the parent", map[string]int{psp.ID: 6, shop.ID: 2})
+		if err := s.Exec(ctx, `UPDATE payments SET customer_id = $1 WHERE id = $2`, shop.ID, "24000000-0000-4000-8000-000000000200"); err != nil {
+			t.Fatal(err)
+		}
+		wantTotals(t, s, "after a move back", map[string]int{psp.ID: 6, shop.ID: 3})
 		var dump tables
 		if err := s.DumpTables(ctx, &dump); err != nil {
 			t.Fatal(err)
