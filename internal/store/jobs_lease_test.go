@@ -127,7 +127,9 @@ func TestJobLeaseShortWithHeartbeat(t *testing.T) {
 		if cause := <-stopped; !errors.Is(cause, job.ErrLeaseLost) {
 			t.Fatalf("the dead holder's handler stopped with %v, want ErrLeaseLost", cause)
 		}
-		if err := <-done; !errors.Is(err, errDied) {
+		// The dead worker returns: its next claim found the database gone,
+		// or a claim it sent before it died answered after its job ended.
+		if err := <-done; err != nil && !errors.Is(err, errDied) {
 			t.Fatalf("the dead worker ended with %v", err)
 		}
 		if st, attempt, _ := jobState(t, s, dies); st != "completed" || attempt != 2 {

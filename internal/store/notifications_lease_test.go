@@ -24,6 +24,22 @@ type dyingOutbox struct {
 	refused atomic.Int32 // heartbeats since it died
 }
 
+// HasDueNotifications and ClaimNotifications find nothing once it died:
+// a dead instance claims no more.
+func (d *dyingOutbox) HasDueNotifications(ctx context.Context, r notify.ClaimRequest) (bool, error) {
+	if d.dead.Load() {
+		return false, errDied
+	}
+	return d.Store.HasDueNotifications(ctx, r)
+}
+
+func (d *dyingOutbox) ClaimNotifications(ctx context.Context, r notify.ClaimRequest) ([]notify.Claim, error) {
+	if d.dead.Load() {
+		return nil, errDied
+	}
+	return d.Store.ClaimNotifications(ctx, r)
+}
+
 func (d *dyingOutbox) ExtendNotificationLeases(ctx context.Context, leases []string, until time.Time) error {
 	if d.dead.Load() {
 		d.refused.Add(1)
