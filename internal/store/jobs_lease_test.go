@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,10 +53,14 @@ func TestJobLeaseShortWithHeartbeat(t *testing.T) {
 		started := make(chan string, 4)
 		release := make(chan struct{})
 		stopped := make(chan error, 1)
+		var mu sync.Mutex
 		attempts := map[string]int{}
 		kinds := job.NewRegistry()
 		job.Register(kinds, "lease-test", func(ctx context.Context, a args) error {
-			attempts[a.ID]++ // one handler at a time, each after the last one's start was received
+			mu.Lock()
+			attempts[a.ID]++
+			attempt := attempts[a.ID]
+			mu.Unlock()
 			started <- a.ID
 			switch {
 			case a.ID == "live":
@@ -65,7 +70,7 @@ func TestJobLeaseShortWithHeartbeat(t *testing.T) {
 				case <-ctx.Done():
 					return context.Cause(ctx)
 				}
-			case a.ID == "dies" && attempts[a.ID] == 1:
+			case a.ID == "dies" && attempt == 1:
 				<-ctx.Done()
 				stopped <- context.Cause(ctx)
 				return context.Cause(ctx)
