@@ -245,7 +245,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor,
 		CheckNotificationURL: a.notificationURLCheck(), Observer: metrics.NewPayments(reg)}
 	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,
-		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict})
+		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict, Log: a.log.With("component", "idempotency")})
 	banks, directoryBanks, err := a.bankRegistry(&opts)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/bankrail/bankrail/internal/clock"
@@ -24,6 +25,10 @@ type Keys interface {
 	// Purge deletes up to limit keys that expired before now (and are not
 	// in flight); it returns how many.
 	Purge(ctx context.Context, now time.Time, limit int) (int, error)
+	// Extend moves the lease of a pending key still held with t.Token to
+	// until (the holder's heartbeat); held is false when the key is no
+	// longer pending under that token (completed, released or taken over).
+	Extend(ctx context.Context, t Ticket, until time.Time) (held bool, err error)
 }
 
 // Completer stores a finished request's result under its key inside the
@@ -38,6 +43,28 @@ type Completer interface {
 type Config struct {
 	TTL    time.Duration // how long keys are remembered
 	Strict bool          // every reuse of a remembered key is a conflict
+	// Lease is how long a key stays in flight after its holder's last
+	// heartbeat (default idempotency.Lease, 15 s).
+	Lease time.Duration
+	// Heartbeat is how often (real time) a holder renews its lease while
+	// its request runs (default Lease/3, at most Lease/2).
+	Heartbeat time.Duration
+	// Log receives the heartbeats' failures (default: discarded).
+	Log *slog.Logger
+}
+
+// withDefaults fills the unset settings.
+func (c Config) withDefaults() Config {
+	if c.Lease <= 0 {
+		c.Lease = Lease
+	}
+	if c.Heartbeat <= 0 || c.Heartbeat > c.Lease/2 {
+		c.Heartbeat = c.Lease / 3
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	return c
 }
 
 // Guard runs creating use cases under keys.
@@ -49,7 +76,7 @@ type Guard struct {
 
 // NewGuard returns a guard over keys, with time from clk.
 func NewGuard(keys Keys, clk clock.Clock, cfg Config) *Guard {
-	return &Guard{keys: keys, clock: clk, cfg: cfg}
+	return &Guard{keys: keys, clock: clk, cfg: cfg.withDefaults()}
 }
 
 // Request is one creating request under a key.
@@ -91,7 +118,7 @@ func (g *Guard) Do(ctx context.Context, r Request, work Work) (res Result, repla
 	}
 	now = now.UTC().Truncate(time.Microsecond)
 	c := Claim{CustomerID: r.CustomerID, Key: r.Key, RequestHash: r.Fingerprint, Token: newToken(),
-		Now: now, TTL: g.cfg.TTL, Lease: Lease, Strict: g.cfg.Strict}
+		Now: now, TTL: g.cfg.TTL, Lease: g.cfg.Lease, Strict: g.cfg.Strict}
 	if r.OneTransaction {
 		fresh := c
 		res, err := work(ctx, &Ticket{CustomerID: c.CustomerID, Key: c.Key, Token: c.Token, Fresh: &fresh})
@@ -110,7 +137,9 @@ func (g *Guard) Do(ctx context.Context, r Request, work Work) (res Result, repla
 		return res, err == nil, err
 	}
 	t := &Ticket{CustomerID: c.CustomerID, Key: c.Key, Token: c.Token}
+	stop := g.heartbeat(ctx, *t)
 	res, err = work(ctx, t)
+	stop()
 	if err != nil {
 		// Let the client retry with the same key at once. A failed release
 		// only delays that until the lease runs out.

@@ -132,3 +132,13 @@ func TestFingerprintSeparatesParts(t *testing.T) {
 		t.Fatal("not deterministic")
 	}
 }
+
+func (m *memKeys) Extend(_ context.Context, t Ticket, until time.Time) (bool, error) {
+	rec, ok := m.recs[t.Key]
+	if !ok || rec.Token != t.Token || rec.Done {
+		return false, nil
+	}
+	rec.LockedUntil = until
+	m.recs[t.Key] = rec
+	return true, nil
+}

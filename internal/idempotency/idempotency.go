@@ -18,9 +18,12 @@ import (
 const (
 	// MaxKeyLength is the longest key accepted.
 	MaxKeyLength = 64
-	// Lease is how long a claimed key stays "in flight" before another
-	// request may take it over (its holder is presumed dead).
-	Lease = 30 * time.Second
+	// Lease is how long a claimed key stays "in flight" after its holder's
+	// last heartbeat before another request may take it over (its holder is
+	// presumed dead): Config.Lease when unset. The holder renews it every
+	// Lease/3 while its request runs, so a long request keeps its key and a
+	// killed instance's key is free again at most Lease later (issue 28).
+	Lease = 15 * time.Second
 	// RetryAfter is what an in-flight conflict tells the client to wait.
 	RetryAfter = time.Second
 )

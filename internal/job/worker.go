@@ -13,7 +13,7 @@ import (
 // Config are a worker's settings.
 type Config struct {
 	Poll      time.Duration // how often to look for due jobs when not woken (default 1 s)
-	Lease     time.Duration // how long a claim holds a job before another instance may take it (default 5 min)
+	Lease     time.Duration // how long a claim holds a job after its last heartbeat before another instance may take it (default DefaultLease)
 	Heartbeat time.Duration // how often (real time) a claim's lease is extended while its jobs run (default Lease/3, at most Lease/2)
 	// Concurrency is how many jobs of one kind run at once, for the kinds
 	// registered without job.Concurrency (default 4). Each kind has its own
@@ -37,6 +37,12 @@ type Observer interface {
 	JobDead(kind string)
 }
 
+// DefaultLease is Config.Lease when unset: short, because the heartbeat
+// renews it every third of it while the job runs, however long; a job whose
+// instance was killed runs again elsewhere at most a lease (and a poll)
+// after the instance's last heartbeat (issue 28: it was 5 minutes).
+const DefaultLease = 15 * time.Second
+
 // DefaultMaxLeaseExpiries is Config.MaxLeaseExpiries when unset.
 const DefaultMaxLeaseExpiries = 3
 
@@ -45,7 +51,7 @@ func (c Config) withDefaults() Config {
 		c.Poll = time.Second
 	}
 	if c.Lease <= 0 {
-		c.Lease = 5 * time.Minute
+		c.Lease = DefaultLease
 	}
 	if c.Heartbeat <= 0 || c.Heartbeat > c.Lease/2 {
 		c.Heartbeat = c.Lease / 3

@@ -1,6 +1,5 @@
 // Package paging holds what every list shares: a position in the list
-// order (the keyset cursor's content), one page with its count, and the
-// bound up to which a count is exact.
+// order (the keyset cursor's content) and one page with its exact count.
 package paging
 
 import "time"
@@ -16,20 +15,13 @@ type Position struct {
 // Page is one page of a list.
 type Page[T any] struct {
 	Items []T
-	// Total is the number of matches: exact up to ExactTotalBound; above
-	// it, Estimated is true and Total is extrapolated from the time the
-	// first ExactTotalBound+1 matches span (see docs/decisions.md).
-	Total     int
-	Estimated bool
+	// Total is the exact number of matches (the contract's total-items;
+	// docs/decisions.md, "total-items is exact").
+	Total int
 	// Next is the position after the page's last item when more follow,
 	// nil on the last page.
 	Next *Position
 }
-
-// ExactTotalBound is how many matches a list counts exactly; past it the
-// total is an estimate, so that counting costs the same at a thousand rows
-// and at a million.
-const ExactTotalBound = 1000
 
 // Unpack is a page as a caller that shows only the items and the total
 // takes it: Unpack(repo.List(...)).

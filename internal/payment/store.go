@@ -43,7 +43,7 @@ type Repository interface {
 	List(ctx context.Context, viewerCustomerID string, f ListFilter) ([]Payment, int, error)
 	// ListPage returns one page of the payments visible to viewerCustomerID,
 	// newest first (createdAt, then id), read as GetView reads them, each
-	// with what the refund rule needs, the total (exact up to ExactTotalBound, an estimate above)
+	// with what the refund rule needs, the exact total
 	// and the position after the page when more follow. It reads the page
 	// from an index in order: its cost does not grow with the number of
 	// payments, only with the number of visible customers and the offset.
@@ -92,8 +92,8 @@ type ListFilter struct {
 // payment. It is every list's position (the cursor's content).
 type Position = paging.Position
 
-// Page is one page of the payments list (paging.Page: its total, exact up
-// to ExactTotalBound, and the position of the next page).
+// Page is one page of the payments list (paging.Page: its exact total and
+// the position of the next page).
 type Page = paging.Page[ListItem]
 
 // ListItem is a listed payment with the amounts the refund rule needs
@@ -104,11 +104,6 @@ type ListItem struct {
 	Available int64 // the available balance of its Connect account (0 when it has none)
 	Refund    Refundability
 }
-
-// ExactTotalBound is how many matches a list counts exactly; past it the
-// total is an estimate, so that counting costs the same at a thousand
-// payments and at a million.
-const ExactTotalBound = paging.ExactTotalBound
 
 // Page sizes of GET /payments.
 const (

@@ -117,3 +117,20 @@ func (s *Store) RunsOfEachUnit() int32 {
 	}
 	return 1
 }
+
+// KeyLease reads the lease end of an idempotency key (zero when it is not
+// in flight), for tests of the holder's heartbeat.
+func (s *Store) KeyLease(ctx context.Context, customerID, key string) (time.Time, error) {
+	var at sql.NullInt64
+	err := s.read.QueryRowContext(ctx, `SELECT locked_until FROM idempotency_keys WHERE customer_id = $1 AND idem_key = $2`,
+		customerID, key).Scan(&at)
+	return fromNullMicros(at), err
+}
+
+// NotificationLease reads the lease end of a notification (zero when not
+// claimed), for tests of the dispatcher's heartbeat.
+func (s *Store) NotificationLease(ctx context.Context, id string) (time.Time, error) {
+	var at sql.NullInt64
+	err := s.read.QueryRowContext(ctx, `SELECT locked_until FROM notifications WHERE id = $1`, id).Scan(&at)
+	return fromNullMicros(at), err
+}

@@ -147,3 +147,16 @@ func (k keys) Purge(ctx context.Context, now time.Time, limit int) (int, error) 
 	n, err := res.RowsAffected()
 	return int(n), translate(err, "purge idempotency keys")
 }
+
+// Extend moves the lease of a pending key still held with t.Token to until
+// (its holder's heartbeat): one statement on the primary key, outside the
+// holder's unit of work.
+func (k keys) Extend(ctx context.Context, t idempotency.Ticket, until time.Time) (bool, error) {
+	res, err := k.s.write.ExecContext(ctx, `UPDATE idempotency_keys SET locked_until = $4
+		WHERE customer_id = $1 AND idem_key = $2 AND token = $3 AND done = 0`, t.CustomerID, t.Key, t.Token, micros(until))
+	if err != nil {
+		return false, translate(err, "extend idempotency key lease")
+	}
+	n, err := res.RowsAffected()
+	return n == 1, translate(err, "extend idempotency key lease")
+}

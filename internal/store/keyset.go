@@ -128,62 +128,34 @@ func (l keysetList) dir() string {
 	return "DESC"
 }
 
-// estimateSample is how many of the newest matches the estimate of a
-// total past paging.ExactTotalBound reads (per customer, merged): a page's
-// worth, so that a count past the bound costs about what one under it does.
-const estimateSample = 26
-
-// count counts the matches up to paging.ExactTotalBound+1: any bound+1 of
-// them, in no order, from the index (for the viewer's customers, or the
-// scope). Past the bound it estimates as GET /payments does
-// (estimateTotal), from a smaller sample: the newest estimateSample
-// matches (read like a page) span some time; the matches are taken to be
-// as dense back to the oldest row of the viewer's customers (or of the
-// scope) within the createdAt range, and never fewer than bound+1. So the
-// count reads at most bound+1 index entries, and a sample of the same
-// size at any number of rows.
-func (l keysetList) count(ctx context.Context, q querier) (int, bool, error) {
+// count counts the matches exactly (the contract's total-items): for the
+// viewer's customers, the sum of one COUNT per visible customer over its
+// (customer_id, created_at, id) index range (the SQL of countPerCustomer);
+// within a scope, one COUNT over the scope's index range. Its cost grows
+// with the matches (docs/decisions.md, "total-items is exact").
+func (l keysetList) count(ctx context.Context, q querier) (int, error) {
 	w := l.start()
 	conds := append(render(w, l.rowConds), l.timeConds(w)...)
-	from := l.table + ` q WHERE ` + strings.Join(append([]string{"q." + l.scope + " = $1"}, conds...), " AND ")
+	query := `SELECT COUNT(*) FROM ` + l.table + ` q WHERE ` + strings.Join(append([]string{"q." + l.scope + " = $1"}, conds...), " AND ")
 	if l.scope == "" {
-		from = `customer_tree t JOIN ` + l.table + ` q ON q.customer_id = t.descendant_id WHERE ` +
-			strings.Join(append(append([]string{"t.ancestor_id = $1"}, render(w, l.treeConds)...), conds...), " AND ")
+		query = countPerCustomer(l.table, conds, render(w, l.treeConds))
 	}
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+from+` LIMIT `+
-		w.placeholder(paging.ExactTotalBound+1)+`) s`, w.args...).Scan(&n)
-	if err != nil {
-		return 0, false, translate(err, "count "+l.what)
+	if err := q.QueryRowContext(ctx, query, w.args...).Scan(&n); err != nil {
+		return 0, translate(err, "count "+l.what)
 	}
-	if n <= paging.ExactTotalBound {
-		return n, false, nil
-	}
-	w = l.start()
-	sample := w.placeholder(estimateSample)
-	var sampled int
-	var sampleOldest, newest sql.NullInt64
-	err = q.QueryRowContext(ctx, `SELECT COUNT(*), MIN(s.created_at), MAX(s.created_at) FROM (`+
-		l.keys(w, nil, sample, sample, "")+`) s`, w.args...).Scan(&sampled, &sampleOldest, &newest)
-	if err != nil {
-		return 0, false, translate(err, "count "+l.what)
-	}
-	w = l.start()
-	times := strings.Join(append([]string{""}, l.timeConds(w)...), " AND ")
-	query := `SELECT MIN(q.created_at) FROM ` + l.table + ` q WHERE q.` + l.scope + ` = $1` + times
-	if l.scope == "" {
-		query = `SELECT MIN((SELECT q.created_at FROM ` + l.table + ` q WHERE q.customer_id = t.descendant_id` + times +
-			` ORDER BY q.created_at, q.id LIMIT 1)) FROM customer_tree t WHERE ` +
-			strings.Join(append([]string{"t.ancestor_id = $1"}, render(w, l.treeConds)...), " AND ")
-	}
-	var oldest sql.NullInt64
-	if err := q.QueryRowContext(ctx, query, w.args...).Scan(&oldest); err != nil {
-		return 0, false, translate(err, "count "+l.what)
-	}
-	// The sample's matches are sampled-1 gaps over its span: extrapolated
-	// gaps, plus the first match (a small sample would otherwise count one
-	// gap too many in each sampled-1).
-	return max(n, 1+estimateTotal(sampled-1, oldest.Int64, sampleOldest.Int64, newest.Int64)), true, nil
+	return n, nil
+}
+
+// countPerCustomer is the SQL of an exact count of the rows of table
+// (alias q) that match rowConds, of the customers below $1 (customer_tree,
+// alias t, narrowed by treeConds): one COUNT per customer, each over the
+// customer's index range (index-only where the conditions are on indexed
+// columns), summed.
+func countPerCustomer(table string, rowConds, treeConds []string) string {
+	return `SELECT COALESCE(SUM((SELECT COUNT(*) FROM ` + table + ` q WHERE ` +
+		strings.Join(append([]string{"q.customer_id = t.descendant_id"}, rowConds...), " AND ") +
+		`)), 0) FROM customer_tree t WHERE ` + strings.Join(append([]string{"t.ancestor_id = $1"}, treeConds...), " AND ")
 }
 
 // readPage reads one page of l: page and limit as the request gives them,
@@ -200,14 +172,14 @@ func readPage[T any](ctx context.Context, s *Store, tx *sql.Tx, l keysetList, pa
 	read := func(q querier) error {
 		if !l.uncounted {
 			var err error
-			if out.Total, out.Estimated, err = l.count(ctx, q); err != nil {
+			if out.Total, err = l.count(ctx, q); err != nil {
 				return err
 			}
 		}
 		offset := 0
 		if after == nil {
 			offset = paging.Offset(page, limit)
-			if !l.uncounted && !out.Estimated && out.Total <= offset {
+			if !l.uncounted && out.Total <= offset {
 				return nil
 			}
 		}

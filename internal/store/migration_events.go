@@ -52,6 +52,8 @@ func goMigrations(d Dialect) []*goose.Migration {
 		goose.NewGoMigration(appendOnlyVersion, &goose.GoFunc{RunTx: appendOnlyMigration(appendOnlyUp, d)},
 			&goose.GoFunc{RunTx: appendOnlyMigration(appendOnlyDown, d)}),
 		goose.NewGoMigration(rateLimitsVersion, &goose.GoFunc{RunTx: rateLimits}, &goose.GoFunc{RunTx: rateLimitsDown}),
+		goose.NewGoMigration(paymentCountsVersion, &goose.GoFunc{RunTx: paymentCountsMigration(paymentCountsUp, d)},
+			&goose.GoFunc{RunTx: paymentCountsMigration(paymentCountsDown, d)}),
 	}
 }
 

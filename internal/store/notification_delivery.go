@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -287,4 +288,17 @@ func (s *Store) NotificationStats(ctx context.Context) (pending, paused int, err
 		SELECT (SELECT COUNT(*) FROM notifications WHERE status = 'PENDING'),
 		       (SELECT COUNT(*) FROM notification_endpoints WHERE paused_at IS NOT NULL)`).Scan(&pending, &paused)
 	return pending, paused, translate(err, "notification stats")
+}
+
+// ExtendNotificationLeases moves the leases of the notifications still
+// held under leases (claimed and not yet settled nor released) to until:
+// the dispatcher's heartbeat, one statement.
+func (s *Store) ExtendNotificationLeases(ctx context.Context, leases []string, until time.Time) error {
+	if len(leases) == 0 {
+		return nil
+	}
+	args := []any{micros(until)}
+	in := inList(&args, leases)
+	_, err := s.write.ExecContext(ctx, `UPDATE notifications SET locked_until = $1 WHERE lease_id IN (`+in+`)`, args...)
+	return translate(err, "extend notification leases")
 }

@@ -2,13 +2,12 @@ package store
 
 // The lists of payments: one page read from the index in order, and its
 // total (docs/decisions.md, "Lists read the newest rows from the index in
-// order" and "total-items is exact up to 1,000 matches").
+// order" and "total-items is exact").
 
 import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/bankrail/bankrail/internal/paging"
@@ -31,21 +30,21 @@ func (r payments) List(ctx context.Context, viewerCustomerID string, f payment.L
 
 // ListPage returns one page of the payments visible to viewerCustomerID,
 // newest first with the id as tie-breaker, each with its refunded total and
-// its Connect account's available balance, and the number of matches
-// (payment.ExactTotalBound). Everything comes from one snapshot. The page's
+// its Connect account's available balance, and the exact number of
+// matches. Everything comes from one snapshot. The page's
 // keys are read from the (customer_id, created_at DESC, id DESC) index in
 // order (newestFirst), then its rows by primary key.
 func (r payments) ListPage(ctx context.Context, viewerCustomerID string, f payment.ListFilter) (payment.Page, error) {
 	var page payment.Page
 	list := func(q querier) error {
 		var err error
-		if page.Total, page.Estimated, err = r.countList(ctx, q, viewerCustomerID, f); err != nil {
+		if page.Total, err = r.countList(ctx, q, viewerCustomerID, f); err != nil {
 			return err
 		}
 		offset := 0
 		if f.After == nil {
 			offset = paging.Offset(f.Page, f.Limit)
-			if !page.Estimated && page.Total <= offset {
+			if page.Total <= offset {
 				return nil
 			}
 		}
@@ -121,52 +120,21 @@ func (r payments) listKeys(viewer string, f payment.ListFilter, keyset bool) (*w
 	return w, n
 }
 
-// countList counts the matches of f up to payment.ExactTotalBound+1, from
-// the index in order like a page. Past the bound it estimates: the newest
-// bound+1 matches span some time; the matches are taken to be as dense over
-// the whole time from the oldest payment of the customers (in the createdAt
-// range) to the newest match. That reads the bound's index entries and one
-// more per customer, at any size.
-func (r payments) countList(ctx context.Context, q querier, viewer string, f payment.ListFilter) (int, bool, error) {
+// countList counts the matches of f exactly: without a condition on the
+// payments (customerId at most), the sum of the visible customers' counts
+// (payment_counts, kept by triggers: one row per customer and shard);
+// otherwise one COUNT per customer over its index range
+// (countPerCustomer), whose cost grows with the matches.
+func (r payments) countList(ctx context.Context, q querier, viewer string, f payment.ListFilter) (int, error) {
 	w, keys := r.listKeys(viewer, f, false)
-	bound := w.placeholder(payment.ExactTotalBound + 1)
-	keys.perCustomer, keys.limit = bound, bound
+	query := countPerCustomer("payments", keys.rowConds, keys.treeConds)
+	if len(keys.rowConds) == 0 {
+		query = `SELECT COALESCE(SUM(c.n), 0) FROM customer_tree t JOIN ` + paymentCountsTable + ` c ON c.customer_id = t.descendant_id
+			WHERE ` + strings.Join(append([]string{"t.ancestor_id = $1"}, keys.treeConds...), " AND ")
+	}
 	var n int
-	var sampleOldest, newest sql.NullInt64
-	err := q.QueryRowContext(ctx, `SELECT COUNT(*), MIN(s.created_at), MAX(s.created_at) FROM (`+keys.sql()+`) s`, w.args...).
-		Scan(&n, &sampleOldest, &newest)
-	if err != nil {
-		return 0, false, translate(err, "count payments")
+	if err := q.QueryRowContext(ctx, query, w.args...).Scan(&n); err != nil {
+		return 0, translate(err, "count payments")
 	}
-	if n <= payment.ExactTotalBound {
-		return n, false, nil
-	}
-	span := &where{args: []any{viewer}}
-	var conds, tree []string
-	if f.CustomerID != "" {
-		tree = append(tree, " AND t.descendant_id = "+span.placeholder(f.CustomerID))
-	}
-	if !f.CreatedFrom.IsZero() {
-		conds = append(conds, " AND q.created_at >= "+span.placeholder(micros(f.CreatedFrom)))
-	}
-	if !f.CreatedTo.IsZero() {
-		conds = append(conds, " AND q.created_at <= "+span.placeholder(micros(f.CreatedTo)))
-	}
-	var oldest sql.NullInt64
-	err = q.QueryRowContext(ctx, `SELECT MIN((SELECT q.created_at FROM payments q WHERE q.customer_id = t.descendant_id`+
-		strings.Join(conds, "")+` ORDER BY q.created_at, q.id LIMIT 1)) FROM customer_tree t WHERE t.ancestor_id = $1`+
-		strings.Join(tree, ""), span.args...).Scan(&oldest)
-	if err != nil {
-		return 0, false, translate(err, "count payments")
-	}
-	return estimateTotal(n, oldest.Int64, sampleOldest.Int64, newest.Int64), true, nil
-}
-
-// estimateTotal extrapolates n matches found between sampleOldest and
-// newest to the time from oldest on; never below n.
-func estimateTotal(n int, oldest, sampleOldest, newest int64) int {
-	if newest <= sampleOldest || oldest >= sampleOldest {
-		return n
-	}
-	return max(n, int(math.Round(float64(n)*float64(newest-oldest)/float64(newest-sampleOldest))))
+	return n, nil
 }

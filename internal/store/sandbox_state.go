@@ -19,9 +19,12 @@ var _ sandbox.Store = (*Store)(nil)
 // and every instance caches them), the baseline itself, the API rate
 // limit's counts (the operator's limit, not sandbox data: a reset or a
 // restore must not start a new window), SQLite's unlock of the ledger
-// postings (migration_postings.go) and the instance's recorded mode
-// (instance.go: a restore must not carry another instance's mode in).
-var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline", "api_rate_limits", postingsUnlockTable, "instance_settings"}
+// postings (migration_postings.go), the instance's recorded mode
+// (instance.go: a restore must not carry another instance's mode in) and
+// the payments' counts, which their triggers keep
+// (migration_payment_counts.go).
+var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline", "api_rate_limits", postingsUnlockTable,
+	"instance_settings", paymentCountsTable}
 
 // tableInfo describes one table of the schema.
 type tableInfo struct {
@@ -280,13 +283,17 @@ func (s *Store) emptyTables(ctx context.Context, tx *sql.Tx, tables []tableInfo)
 	return lock()
 }
 
-// deleteRows deletes every row of tables: TRUNCATE on PostgreSQL, DELETE
-// children first on SQLite.
+// deleteRows deletes every row of tables: TRUNCATE on PostgreSQL (with
+// the payments' counts, which TRUNCATE's lack of row triggers would leave
+// behind), DELETE children first on SQLite (whose triggers count down).
 func (s *Store) deleteRows(ctx context.Context, tx *sql.Tx, tables []tableInfo) error {
 	if s.dialect == Postgres {
 		names := make([]string, len(tables))
 		for i, t := range tables {
 			names[i] = quote(t.name)
+			if t.name == "payments" {
+				names = append(names, paymentCountsTable)
+			}
 		}
 		_, err := tx.ExecContext(ctx, `TRUNCATE `+strings.Join(names, ", "))
 		return translate(err, "empty tables")

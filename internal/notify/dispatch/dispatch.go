@@ -23,6 +23,9 @@ type Store interface {
 	ClaimNotifications(ctx context.Context, r notify.ClaimRequest) ([]notify.Claim, error)
 	CompleteDeliveries(ctx context.Context, outcomes []notify.Outcome) ([]string, error)
 	ReleaseNotifications(ctx context.Context, claims []notify.Claim) error
+	// ExtendNotificationLeases moves the leases of the notifications still
+	// held under leases to until (the dispatcher's heartbeat).
+	ExtendNotificationLeases(ctx context.Context, leases []string, until time.Time) error
 	RecordTestNotification(ctx context.Context, n notify.Notification, a notify.Attempt, now time.Time) (bool, error)
 	GetApplicationByClientID(ctx context.Context, clientID string) (identity.Application, error)
 	OnNotificationsDue(fn func())
@@ -33,7 +36,8 @@ type Options struct {
 	Concurrency    int           // deliveries in flight in this process (default 64)
 	PerApplication int           // of which at most this many for one application (default 8)
 	Poll           time.Duration // wall-time interval between looks at the outbox (default 100 ms)
-	Lease          time.Duration // wall time a claim is held before another worker may retry it (default 60 s)
+	Lease          time.Duration // wall time a claim is held after the last heartbeat before another worker may retry it (default DefaultLease)
+	Heartbeat      time.Duration // how often (real time) the leases of claims in flight are renewed (default Lease/3, at most Lease/2)
 	Wall           clock.Clock   // the wall clock of leases (default clock.Real)
 	Timeout        time.Duration // receiver's time to answer (default notify.Timeout, 10 s)
 	Guard          bool          // production: refuse internal addresses in the dialer
@@ -54,13 +58,23 @@ func (o *Options) defaults() {
 	if o.Timeout <= 0 {
 		o.Timeout = notify.Timeout
 	}
-	if o.Lease <= o.Timeout {
-		o.Lease = 6 * o.Timeout
+	if o.Lease <= 0 {
+		o.Lease = DefaultLease
+	}
+	if o.Heartbeat <= 0 || o.Heartbeat > o.Lease/2 {
+		o.Heartbeat = o.Lease / 3
 	}
 	if o.Wall == nil {
 		o.Wall = clock.Real{}
 	}
 }
+
+// DefaultLease is Options.Lease when unset: short, because the heartbeat
+// renews the leases of the claims in flight every third of it until their
+// outcomes are recorded (however long the receiver takes); a killed
+// instance's claims are delivered again at most a lease after its last
+// heartbeat (issue 28: it was 6 × Timeout, 60 s).
+const DefaultLease = 15 * time.Second
 
 // Dispatcher delivers notifications in the background. Start it once; Stop
 // it before closing the store.
@@ -78,12 +92,14 @@ type Dispatcher struct {
 	mu       sync.Mutex
 	inflight int
 	perApp   map[string]int
+	leases   map[string]int // lease id -> its claims not yet recorded (the heartbeat's)
 
 	stop      chan struct{}
 	cancel    context.CancelFunc
 	loopDone  sync.WaitGroup
 	sending   sync.WaitGroup
 	completer sync.WaitGroup
+	stopBeat  func()
 	aborted   []notify.Claim
 }
 
@@ -99,7 +115,7 @@ func New(store Store, clk clock.Clock, log *slog.Logger, opts Options) *Dispatch
 	opts.defaults()
 	d := &Dispatcher{store: store, clock: clk, log: log, opts: opts, metrics: opts.Metrics,
 		client: newClient(opts.Guard, opts.Concurrency), wake: make(chan struct{}, 1),
-		results: make(chan result, opts.Concurrency), perApp: map[string]int{}}
+		results: make(chan result, opts.Concurrency), perApp: map[string]int{}, leases: map[string]int{}}
 	store.OnNotificationsDue(d.Wake)
 	return d
 }
@@ -118,6 +134,7 @@ func (d *Dispatcher) Start(ctx context.Context) {
 	d.stop = make(chan struct{})
 	d.completer.Add(1)
 	go d.complete()
+	d.stopBeat = d.heartbeat(context.WithoutCancel(ctx))
 	d.loopDone.Add(1)
 	go d.loop(ctx)
 }
@@ -135,6 +152,7 @@ func (d *Dispatcher) Stop() {
 	d.sending.Wait()
 	close(d.results)
 	d.completer.Wait()
+	d.stopBeat()
 	if len(d.aborted) > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -228,6 +246,7 @@ func (d *Dispatcher) begin(ctx context.Context, c notify.Claim) {
 	d.mu.Lock()
 	d.inflight++
 	d.perApp[c.ApplicationID]++
+	d.leases[c.LeaseID]++
 	d.mu.Unlock()
 	d.sending.Add(1)
 	go func() {
@@ -266,8 +285,10 @@ func (d *Dispatcher) complete() {
 	}
 }
 
-// record writes one batch of results.
+// record writes one batch of results; their claims leave the heartbeat
+// (recorded, or released at Stop).
 func (d *Dispatcher) record(batch []result) {
+	defer d.recorded(batch)
 	outcomes := make([]notify.Outcome, 0, len(batch))
 	created := make([]time.Time, 0, len(batch))
 	for _, r := range batch {
