@@ -82,9 +82,12 @@ var checkedMethods = map[string]identity.Operation{
 	"sandbox.Clocks.Advance":              identity.SandboxAct,
 	"sandbox.Clocks.Read":                 identity.SandboxAct,
 	"sandbox.Clocks.Reset":                identity.SandboxAct,
-	"sandbox.Service.Reset":               identity.SandboxWhole,
-	"sandbox.Service.Restore":             identity.SandboxWhole,
-	"sandbox.Service.Snapshot":            identity.SandboxWhole,
+	"sandbox.Service.ResetInstance":       identity.InstanceControl,
+	"sandbox.Service.RestoreInstance":     identity.InstanceControl,
+	"sandbox.Service.SnapshotInstance":    identity.InstanceControl,
+	"sandbox.Service.ResetTree":           identity.SandboxTree,
+	"sandbox.Service.RestoreTree":         identity.SandboxTree,
+	"sandbox.Service.SnapshotTree":        identity.SandboxTree,
 }
 
 // exemptMethods are the methods an adapter reaches that check no

@@ -27,8 +27,9 @@ var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline"
 type tableInfo struct {
 	name    string
 	columns []string
-	parents []string    // tables it references (itself excluded)
-	self    [][2]string // its references to itself: (column, referenced column)
+	parents []string      // tables it references (itself excluded)
+	self    [][2]string   // its references to itself: (column, referenced column)
+	refs    []sandbox.Ref // its references to other tables, sorted
 }
 
 // Engine names the database engine.
@@ -85,7 +86,10 @@ func (s *Store) schemaTables(ctx context.Context, q querier) ([]tableInfo, error
 			}
 			if parent == n {
 				t.self = append(t.self, [2]string{from, to})
-			} else if !slices.Contains(t.parents, parent) {
+				continue
+			}
+			t.refs = append(t.refs, sandbox.Ref{Column: from, Parent: parent, ParentColumn: to})
+			if !slices.Contains(t.parents, parent) {
 				t.parents = append(t.parents, parent)
 			}
 		}
@@ -93,6 +97,7 @@ func (s *Store) schemaTables(ctx context.Context, q querier) ([]tableInfo, error
 		if err := rows.Err(); err != nil {
 			return nil, translate(err, "references of "+n)
 		}
+		slices.SortFunc(t.refs, func(a, b sandbox.Ref) int { return strings.Compare(a.Column+a.Parent, b.Column+b.Parent) })
 		byName[n] = t
 	}
 	// Parents first (depth-first, names sorted, so the order is stable).
@@ -155,35 +160,8 @@ func (s *Store) DumpTables(ctx context.Context, w sandbox.TableWriter) error {
 			return err
 		}
 		for _, t := range tables {
-			if err := w.Table(t.name, t.columns); err != nil {
+			if err := dumpRows(ctx, tx, t, "", w); err != nil {
 				return err
-			}
-			cols := make([]string, len(t.columns))
-			for i, c := range t.columns {
-				cols[i] = quote(c)
-			}
-			rows, err := tx.QueryContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+quote(t.name)+` ORDER BY 1`)
-			if err != nil {
-				return translate(err, "read table "+t.name)
-			}
-			for rows.Next() {
-				vals := make([]any, len(cols))
-				ptrs := make([]any, len(cols))
-				for i := range vals {
-					ptrs[i] = &vals[i]
-				}
-				if err := rows.Scan(ptrs...); err != nil {
-					rows.Close()
-					return translate(err, "read table "+t.name)
-				}
-				if err := w.Row(vals); err != nil {
-					rows.Close()
-					return err
-				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return translate(err, "read table "+t.name)
 			}
 		}
 		return nil
