@@ -45,6 +45,19 @@ func isUniqueViolation(err error) bool {
 	return false
 }
 
+// isForeignKeyViolation reports a foreign key violation on either engine.
+func isForeignKeyViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.Code == "23503"
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		return sqErr.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+	}
+	return false
+}
+
 // isDeadlock reports a transaction PostgreSQL aborted to break a deadlock
 // (SQLSTATE 40P01); SQLite, with its one writer, has none.
 func isDeadlock(err error) bool {

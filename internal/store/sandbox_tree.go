@@ -3,14 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/jackc/pgx/v5/pgconn"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/sandbox"
@@ -208,19 +203,6 @@ func collision(err error, table string) error {
 	v.Add(errs.InvalidValue, "tables", "The snapshot reaches outside your customer tree: a row of table %s has the id or a unique "+
 		"value of a row outside it, or names a row that does not exist; nothing was restored.", table)
 	return v.Err()
-}
-
-// isForeignKeyViolation reports a foreign key violation on either engine.
-func isForeignKeyViolation(err error) bool {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		return pgErr.Code == "23503"
-	}
-	var sqErr *sqlite.Error
-	if errors.As(err, &sqErr) {
-		return sqErr.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
-	}
-	return false
 }
 
 // dumpRows writes t's rows that where (with args) picks, ordered by the
