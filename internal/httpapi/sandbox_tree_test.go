@@ -234,3 +234,35 @@ func TestSandboxTreeRestoreStaysInTheTree(t *testing.T) {
 		}
 	})
 }
+
+// A tree's snapshot of data of every kind (payments and their
+// notifications and events, Connect funds and postings, a refund, a
+// mandate, a channel, a payout, a report and its chunks, chaos settings,
+// the inbox) restores as it was after a tree reset: the checks that keep a
+// restore in its tree refuse nothing of the tree's own.
+func TestSandboxTreeSnapshotRestoresEveryKind(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		makeDataOfEveryKind(t, env)
+		atRest(t, env)
+		admin := env.Token(t, apptest.PSPAdmin)
+		before := treeDump(t, env, apptest.PSPID)
+		for _, name := range []string{"payments", "events", "notifications", "notification_attempts", "ledger_postings", "refunds",
+			"mandates", "channels", "payouts", "reports", "report_chunks", "notification_chaos", "sandbox_inbox"} {
+			if len(before[name]) == 0 {
+				t.Errorf("the tree has no rows of %s to snapshot", name)
+			}
+		}
+		file := snapshot(t, env, admin)
+		if resp := env.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset", Token: admin, Header: v1}); resp.Status != http.StatusOK {
+			t.Fatalf("tree reset: %d %s", resp.Status, resp.Body)
+		}
+		if got := treeDump(t, env, apptest.PSPID); len(got["payments"]) != 0 {
+			t.Fatalf("%d payments after the tree's reset", len(got["payments"]))
+		}
+		if resp := restore(t, env, admin, file); resp.Status != http.StatusOK {
+			t.Fatalf("tree restore: %d %s", resp.Status, resp.Body)
+		}
+		sameTables(t, "after the tree's restore", treeDump(t, env, apptest.PSPID), before)
+	})
+}
