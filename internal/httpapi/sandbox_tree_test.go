@@ -212,6 +212,7 @@ func TestSandboxTreeRestoreStaysInTheTree(t *testing.T) {
 			{"a notification to another's application", "tables", doctor(t, file, "notifications", set("application_id", other.ID))},
 			{"a payment of another's application", "tables", doctor(t, file, "payments", set("client_id", apptest.OtherMerch.ClientID))},
 			{"an event of another's payment", "tables", doctor(t, file, "events", set("subject_id", theirs))},
+			{"a payment without a status", "tables", doctor(t, file, "payments", set("status", nil))},
 			{"a user and its password hash", "tables", doctor(t, file, "", nil,
 				`{"table":"users","columns":["id","customer_id","username","password_hash","role","created_at"]}`, user)},
 			{"another customer's file", "scope", bytes.Replace(file, []byte(`"customerId":"`+apptest.PSPID), []byte(`"customerId":"`+apptest.OtherShopID), 1)},

@@ -122,6 +122,9 @@ func TreeRows(schema []TreeTable, tree []string, kept Owned, tables []Table, str
 		if !ok {
 			continue
 		}
+		if slices.Contains(s.Columns, OwnerColumn) != slices.Contains(t.Columns, OwnerColumn) {
+			return nil, refuse("table %s leaves out its column %s", t.Name, OwnerColumn)
+		}
 		keep := Table{Name: t.Name, Columns: t.Columns}
 		for n, row := range t.Rows {
 			if why := foreign(s, t.Columns, row, tree, owned); why != "" {
@@ -142,7 +145,7 @@ func TreeRows(schema []TreeTable, tree []string, kept Owned, tables []Table, str
 	}
 	// The soft references to any row of the tree, once every row is known.
 	for ti, t := range out {
-		kept := t.Rows[:0]
+		rows := t.Rows[:0]
 		for n, row := range t.Rows {
 			why := ""
 			for i, c := range t.Columns {
@@ -156,16 +159,23 @@ func TreeRows(schema []TreeTable, tree []string, kept Owned, tables []Table, str
 				}
 				continue
 			}
-			kept = append(kept, row)
+			rows = append(rows, row)
 		}
-		out[ti].Rows = kept
+		out[ti].Rows = rows
 	}
 	return out, nil
 }
 
 // foreign says why row of s lies outside the tree ("" when it does not):
-// its customer is not of the tree, or a reference names a row that is not.
+// its customer is not of the tree, a reference names a row that is not, or
+// (a table without the owner column) no reference names a row that is.
 func foreign(s TreeTable, columns []string, row []any, tree []string, owned Owned) string {
+	if !slices.Contains(columns, OwnerColumn) && !slices.ContainsFunc(s.Refs, func(r Ref) bool {
+		i := slices.Index(columns, r.Column)
+		return i >= 0 && row[i] != nil && owned.has(r.Parent, r.ParentColumn, row[i])
+	}) {
+		return "names no row of your customer tree"
+	}
 	for i, c := range columns {
 		v := row[i]
 		if c == OwnerColumn && !slices.Contains(tree, fmt.Sprint(v)) {

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"modernc.org/sqlite"
@@ -45,17 +46,15 @@ func isUniqueViolation(err error) bool {
 	return false
 }
 
-// isForeignKeyViolation reports a foreign key violation on either engine.
-func isForeignKeyViolation(err error) bool {
+// isConstraintViolation reports any refusal by a constraint (unique,
+// foreign key, not null, check) on either engine.
+func isConstraintViolation(err error) bool {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
-		return pgErr.Code == "23503"
+		return strings.HasPrefix(pgErr.Code, "23")
 	}
 	var sqErr *sqlite.Error
-	if errors.As(err, &sqErr) {
-		return sqErr.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
-	}
-	return false
+	return errors.As(err, &sqErr) && sqErr.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
 }
 
 // isDeadlock reports a transaction PostgreSQL aborted to break a deadlock

@@ -222,7 +222,7 @@ func (s *Store) replaceTables(ctx context.Context, tables []sandbox.Table, check
 			}
 			n, err := insertRows(ctx, tx, t, selfOrder(t, info.self))
 			if err != nil {
-				return err
+				return refusedRow(err, t.Name)
 			}
 			written += n
 		}
@@ -242,6 +242,16 @@ func notInSchema(format string, args ...any) error {
 	var v errs.Validation
 	v.Add(errs.InvalidValue, "tables", "The snapshot does not fit this database: "+format+".", args...)
 	return v.Err()
+}
+
+// refusedRow is the refusal of an instance's snapshot whose row the
+// database refused (a null where none may be, a broken reference or check):
+// VALIDATION_FAILURE, not an internal error.
+func refusedRow(err error, table string) error {
+	if !isConstraintViolation(err) {
+		return err
+	}
+	return notInSchema("a row of table %s breaks a constraint (%v)", table, constraintOf(err))
 }
 
 // emptyTables deletes every row of tables, children first. It is the one

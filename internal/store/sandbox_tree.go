@@ -3,9 +3,13 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
 
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/sandbox"
@@ -192,17 +196,31 @@ func (s *Store) deleteTree(ctx context.Context, tx *sql.Tx, ts treeSchema, root 
 	return lock()
 }
 
-// collision is the refusal of a row that the database refused: one that
-// has the id or a unique value of a row outside the tree, or names a row
-// that does not exist.
+// collision is the refusal of a tree's row that the database refused: one
+// that has the id or a unique value of a row outside the tree, names a row
+// that does not exist, or breaks another constraint.
 func collision(err error, table string) error {
-	if !isUniqueViolation(err) && !isForeignKeyViolation(err) {
+	if !isConstraintViolation(err) {
 		return err
 	}
 	var v errs.Validation
-	v.Add(errs.InvalidValue, "tables", "The snapshot reaches outside your customer tree: a row of table %s has the id or a unique "+
-		"value of a row outside it, or names a row that does not exist; nothing was restored.", table)
+	v.Add(errs.InvalidValue, "tables", "The snapshot reaches outside your customer tree or does not fit this database: a row of table %s "+
+		"has the id or a unique value of a row outside it, names a row that does not exist, or breaks a constraint (%v); nothing was restored.",
+		table, constraintOf(err))
 	return v.Err()
+}
+
+// constraintOf names what a refused row broke, without the row's values.
+func constraintOf(err error) string {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return pgErr.ConstraintName + " " + pgErr.Code
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		return sqlite.ErrorCodeString[sqErr.Code()]
+	}
+	return "a constraint"
 }
 
 // dumpRows writes t's rows that where (with args) picks, ordered by the
