@@ -1246,6 +1246,24 @@ func (e SandboxOutcome) Valid() bool {
 	}
 }
 
+// Defines values for SandboxScope.
+const (
+	SandboxScopeINSTANCE SandboxScope = "INSTANCE"
+	SandboxScopeTREE     SandboxScope = "TREE"
+)
+
+// Valid indicates whether the value is a known member of the SandboxScope enum.
+func (e SandboxScope) Valid() bool {
+	switch e {
+	case SandboxScopeINSTANCE:
+		return true
+	case SandboxScopeTREE:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TokenRequestGrantType.
 const (
 	TokenRequestGrantTypePassword     TokenRequestGrantType = "password"
@@ -3954,6 +3972,9 @@ type SandboxMandateAuthoriseRequestOutcome string
 // SandboxOutcome A sandbox outcome; a `>` chain plays its moves in order, the part after `DELAYED_AT_BANK` is the bank's answer 2 minutes later.
 type SandboxOutcome string
 
+// SandboxScope What a sandbox reset, snapshot or restore acts on.
+type SandboxScope string
+
 // SandboxState The answer of a reset or a restore.
 type SandboxState struct {
 	// Rows rows written
@@ -3961,6 +3982,9 @@ type SandboxState struct {
 
 	// SchemaVersion the database's migration version
 	SchemaVersion int64 `json:"schemaVersion"`
+
+	// Scope What a sandbox reset, snapshot or restore acts on.
+	Scope SandboxScope `json:"scope"`
 
 	// Tables tables written
 	Tables int64 `json:"tables"`
@@ -4949,6 +4973,11 @@ type SetNotificationChaosParamsXServiceAPIVersion string
 
 // ResetSandboxParams defines parameters for ResetSandbox.
 type ResetSandboxParams struct {
+	// Scope TREE: the caller's own customer tree (its customer and every customer below it), role ADMIN.
+	// INSTANCE: every customer's data, the instance's operator only (role OPERATOR). Absent: INSTANCE
+	// for an operator, TREE for anyone else.
+	Scope *SandboxScope `form:"scope,omitempty" json:"scope,omitempty"`
+
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceAPIVersion ResetSandboxParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
 }
@@ -4958,6 +4987,11 @@ type ResetSandboxParamsXServiceAPIVersion string
 
 // RestoreSandboxParams defines parameters for RestoreSandbox.
 type RestoreSandboxParams struct {
+	// Scope TREE: the caller's own customer tree (its customer and every customer below it), role ADMIN.
+	// INSTANCE: every customer's data, the instance's operator only (role OPERATOR). Absent: INSTANCE
+	// for an operator, TREE for anyone else.
+	Scope *SandboxScope `form:"scope,omitempty" json:"scope,omitempty"`
+
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceAPIVersion RestoreSandboxParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
 }
@@ -4967,6 +5001,11 @@ type RestoreSandboxParamsXServiceAPIVersion string
 
 // GetSandboxSnapshotParams defines parameters for GetSandboxSnapshot.
 type GetSandboxSnapshotParams struct {
+	// Scope TREE: the caller's own customer tree (its customer and every customer below it), role ADMIN.
+	// INSTANCE: every customer's data, the instance's operator only (role OPERATOR). Absent: INSTANCE
+	// for an operator, TREE for anyone else.
+	Scope *SandboxScope `form:"scope,omitempty" json:"scope,omitempty"`
+
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceAPIVersion GetSandboxSnapshotParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
 }

@@ -30,24 +30,27 @@ func (c *Client) RotateNotificationSecret(ctx context.Context, body api.Notifica
 	return decode[api.NotificationSecret](ctx, c, call{op: opRotateNotificationSecret, body: body})
 }
 
-// ResetSandbox puts the whole instance back to its seed state and every
-// sandbox clock to now (role ADMIN; see docs/testing-your-integration.md).
-func (c *Client) ResetSandbox(ctx context.Context) (*api.SandboxState, error) {
-	return decode[api.SandboxState](ctx, c, call{op: opResetSandbox})
+// ResetSandbox puts the caller's customer tree (role ADMIN), or with scope
+// INSTANCE the whole instance and every sandbox clock (role OPERATOR),
+// back to its seed state; params may be nil (the caller's default scope).
+// See docs/testing-your-integration.md.
+func (c *Client) ResetSandbox(ctx context.Context, params *api.ResetSandboxParams) (*api.SandboxState, error) {
+	return decode[api.SandboxState](ctx, c, call{op: opResetSandbox, params: params})
 }
 
-// GetSandboxSnapshot streams the whole sandbox state as a JSON-lines file
-// for RestoreSandbox; close it when done.
-func (c *Client) GetSandboxSnapshot(ctx context.Context) (io.ReadCloser, error) {
-	a, err := c.exchange(ctx, call{op: opGetSandboxSnapshot, accept: "application/x-ndjson", stream: true})
+// GetSandboxSnapshot streams the sandbox state of the scope (as
+// ResetSandbox) as a JSON-lines file for RestoreSandbox; close it when done.
+func (c *Client) GetSandboxSnapshot(ctx context.Context, params *api.GetSandboxSnapshotParams) (io.ReadCloser, error) {
+	a, err := c.exchange(ctx, call{op: opGetSandboxSnapshot, params: params, accept: "application/x-ndjson", stream: true})
 	if err != nil {
 		return nil, err
 	}
 	return a.stream, nil
 }
 
-// RestoreSandbox replaces the whole sandbox state with snapshot, a file of
-// GetSandboxSnapshot of the same schema version.
-func (c *Client) RestoreSandbox(ctx context.Context, snapshot []byte) (*api.SandboxState, error) {
-	return decode[api.SandboxState](ctx, c, call{op: opRestoreSandbox, raw: snapshot})
+// RestoreSandbox replaces the sandbox state of the scope (as ResetSandbox)
+// with snapshot, a file of GetSandboxSnapshot of the same scope and schema
+// version.
+func (c *Client) RestoreSandbox(ctx context.Context, snapshot []byte, params *api.RestoreSandboxParams) (*api.SandboxState, error) {
+	return decode[api.SandboxState](ctx, c, call{op: opRestoreSandbox, params: params, raw: snapshot})
 }

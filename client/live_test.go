@@ -374,23 +374,27 @@ func chaosTour(t *testing.T, env *apptest.Env, c *client.Client, rec *recorder) 
 	}
 
 	admin := newClient(t, env.URL, apptest.PSPAdmin, rec)
-	if _, err := c.ResetSandbox(ctx); client.StatusCode(err) != 403 {
-		t.Errorf("a merchant resets the instance: %v", err)
+	if _, err := c.ResetSandbox(ctx, nil); client.StatusCode(err) != 403 {
+		t.Errorf("a merchant resets its tree: %v", err)
 	}
-	snap := must(admin.GetSandboxSnapshot(ctx))
+	instance := &api.ResetSandboxParams{Scope: client.Ptr(api.SandboxScopeINSTANCE)}
+	if _, err := admin.ResetSandbox(ctx, instance); client.StatusCode(err) != 403 {
+		t.Errorf("a tenant's ADMIN resets the instance: %v", err)
+	}
+	snap := must(admin.GetSandboxSnapshot(ctx, nil))
 	file, err := io.ReadAll(snap)
 	snap.Close()
 	if err != nil || !bytes.Contains(file, []byte("payments")) {
 		t.Fatalf("snapshot: %v, %d bytes", err, len(file))
 	}
-	reset := must(admin.ResetSandbox(ctx))
-	if reset.SchemaVersion == 0 || reset.Tables == 0 {
+	reset := must(admin.ResetSandbox(ctx, nil))
+	if reset.SchemaVersion == 0 || reset.Scope != api.SandboxScopeTREE {
 		t.Errorf("reset %+v", reset)
 	}
 	if p := must(c.ListPayments(ctx, nil)); p.TotalItems != 0 {
 		t.Errorf("%d payments after a reset", p.TotalItems)
 	}
-	restored := must(admin.RestoreSandbox(ctx, file))
+	restored := must(admin.RestoreSandbox(ctx, file, nil))
 	if restored.SchemaVersion != reset.SchemaVersion || restored.Rows <= reset.Rows {
 		t.Errorf("restore %+v after reset %+v", restored, reset)
 	}

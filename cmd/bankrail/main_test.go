@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/dbtest"
 	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/seed"
 )
 
 // syncBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
@@ -149,6 +151,21 @@ func TestServeBannerCurlGetsAToken(t *testing.T) {
 		t.Fatalf("banner curl: %d %s", resp.StatusCode, body)
 	}
 	followBannerNextSteps(t, banner, tok.AccessToken)
+	// The banner names the demo operator, whose credentials sign in too.
+	for _, w := range []string{"Demo operator", seed.DemoOperatorClientID, seed.DemoOperatorClientSecret, seed.DemoOperatorUsername, seed.DemoOperatorPassword} {
+		if !strings.Contains(banner, w) {
+			t.Fatalf("the banner does not name %q:\n%s", w, banner)
+		}
+	}
+	op, err := http.Post(m[1], "application/json", strings.NewReader(fmt.Sprintf(`{"grant_type":"password","client_id":%q,"client_secret":%q,"username":%q,"password":%q}`,
+		seed.DemoOperatorClientID, seed.DemoOperatorClientSecret, seed.DemoOperatorUsername, seed.DemoOperatorPassword)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	op.Body.Close()
+	if op.StatusCode != 200 {
+		t.Fatalf("the demo operator's sign-in: %d", op.StatusCode)
+	}
 	cancel()
 	select {
 	case code := <-done:

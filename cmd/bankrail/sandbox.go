@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/bankrail/bankrail/api"
 	"github.com/bankrail/bankrail/client"
@@ -23,9 +24,10 @@ const sandboxUsage = `Usage: bankrail sandbox <command> [flags]
 
 Commands against a running sandbox (the profile of 'bankrail login'; without one,
 http://127.0.0.1:8080 as the demo merchant):
-  reset      put the whole instance back to its seed state, clocks to now (role ADMIN)
-  snapshot   download the whole sandbox state to a file (role ADMIN)
-  restore    replace the whole sandbox state with a snapshot file (role ADMIN)
+  reset      put your customer tree (role ADMIN) or, --scope INSTANCE, the whole
+             instance (role OPERATOR) back to its seed state
+  snapshot   download your customer tree's (or the instance's) state to a file
+  restore    replace your customer tree's (or the instance's) state with a snapshot file
   chaos      show or set the webhook chaos of your application
 
 Each has --help. Docs: docs/testing-your-integration.md.
@@ -37,21 +39,23 @@ var sandboxCommands = []struct {
 	verb, synopsis, about string
 	bind                  func(fs *flag.FlagSet) func(ctx context.Context, c *sandboxClient, out io.Writer) error
 }{
-	{"reset", "[--url URL] [credentials]", "Puts the whole instance back to its seed state: every table as right after the first start seeded it,\nevery sandbox clock back to the wall clock. Every customer of the instance is affected: role ADMIN.",
+	{"reset", "[--scope TREE|INSTANCE] [--url URL] [credentials]", "Puts your customer tree's data (role ADMIN: your customer and those below it; users, applications,\nthe audit log and the clock stay) back to its seed state; with --scope INSTANCE (role OPERATOR, the\ninstance's operator) every table as right after the first start seeded it and every sandbox clock\nback to the wall clock, for every customer of the instance.",
 		func(fs *flag.FlagSet) func(context.Context, *sandboxClient, io.Writer) error {
+			scope := scopeFlag(fs)
 			return func(ctx context.Context, c *sandboxClient, out io.Writer) error {
-				st, err := c.sdk.ResetSandbox(ctx)
+				st, err := c.sdk.ResetSandbox(ctx, &api.ResetSandboxParams{Scope: scope()})
 				if err != nil {
 					return err
 				}
-				return c.print(out, st, "reset to the seed state: %d tables, %d rows (schema version %d)\n", st.Tables, st.Rows, st.SchemaVersion)
+				return c.print(out, st, "reset to the seed state (%s): %d tables, %d rows (schema version %d)\n", scopeName(st.Scope), st.Tables, st.Rows, st.SchemaVersion)
 			}
 		}},
-	{"snapshot", "[--out FILE] [--url URL] [credentials]", "Downloads every table of the instance (but the token signing keys) to FILE (standard output with -).",
+	{"snapshot", "[--scope TREE|INSTANCE] [--out FILE] [--url URL] [credentials]", "Downloads your customer tree's data (role ADMIN; never users, applications, secrets or password\nhashes) or, with --scope INSTANCE (role OPERATOR), every table of the instance (but the token signing\nkeys) to FILE (standard output with -).",
 		func(fs *flag.FlagSet) func(context.Context, *sandboxClient, io.Writer) error {
 			file := fs.String("out", "bankrail-sandbox.snapshot.jsonl", "file to write, - for standard output")
+			scope := scopeFlag(fs)
 			return func(ctx context.Context, c *sandboxClient, out io.Writer) error {
-				snap, err := c.sdk.GetSandboxSnapshot(ctx)
+				snap, err := c.sdk.GetSandboxSnapshot(ctx, &api.GetSandboxSnapshotParams{Scope: scope()})
 				if err != nil {
 					return err
 				}
@@ -73,9 +77,10 @@ var sandboxCommands = []struct {
 				return c.print(out, map[string]any{"file": *file, "bytes": buf.Len()}, "wrote %s (%d bytes)\n", *file, buf.Len())
 			}
 		}},
-	{"restore", "[--in FILE] [--url URL] [credentials]", "Replaces the whole sandbox state with a snapshot file of the same schema version (standard input with -).",
+	{"restore", "[--scope TREE|INSTANCE] [--in FILE] [--url URL] [credentials]", "Replaces your customer tree's data (role ADMIN) or, with --scope INSTANCE (role OPERATOR), the whole\nsandbox state with a snapshot file of the same scope and schema version (standard input with -).",
 		func(fs *flag.FlagSet) func(context.Context, *sandboxClient, io.Writer) error {
 			file := fs.String("in", "bankrail-sandbox.snapshot.jsonl", "snapshot file to send, - for standard input")
+			scope := scopeFlag(fs)
 			return func(ctx context.Context, c *sandboxClient, out io.Writer) error {
 				var body []byte
 				var err error
@@ -87,11 +92,11 @@ var sandboxCommands = []struct {
 				if err != nil {
 					return err
 				}
-				st, err := c.sdk.RestoreSandbox(ctx, body)
+				st, err := c.sdk.RestoreSandbox(ctx, body, &api.RestoreSandboxParams{Scope: scope()})
 				if err != nil {
 					return err
 				}
-				return c.print(out, st, "restored %d tables, %d rows (schema version %d)\n", st.Tables, st.Rows, st.SchemaVersion)
+				return c.print(out, st, "restored (%s) %d tables, %d rows (schema version %d)\n", scopeName(st.Scope), st.Tables, st.Rows, st.SchemaVersion)
 			}
 		}},
 	{"chaos", "[--duplicate N] [--delay N --delay-seconds S] [--reorder N] [--completed-after-received N] [--seed N] [--off]",
@@ -191,4 +196,25 @@ func (c *sandboxClient) print(out io.Writer, v any, format string, args ...any) 
 	}
 	_, err := fmt.Fprintf(out, format, args...)
 	return err
+}
+
+// scopeFlag is the --scope flag of reset, snapshot and restore: empty for
+// the caller's default (its customer tree; the instance for an operator).
+func scopeFlag(fs *flag.FlagSet) func() *api.SandboxScope {
+	s := fs.String("scope", "", "TREE (your customer tree, role ADMIN) or INSTANCE (every customer, role OPERATOR); default: yours")
+	return func() *api.SandboxScope {
+		if *s == "" {
+			return nil
+		}
+		sc := api.SandboxScope(strings.ToUpper(*s))
+		return &sc
+	}
+}
+
+// scopeName says what a reset or restore acted on.
+func scopeName(s api.SandboxScope) string {
+	if s == api.SandboxScopeINSTANCE {
+		return "the whole instance"
+	}
+	return "your customer tree"
 }

@@ -36,7 +36,10 @@ func TestSandboxCommands(t *testing.T) {
 	if code, out, errOut := runCmd(t, as(apptest.PSPAdmin, "sandbox", "snapshot", "--out", file)...); code != 0 || !strings.Contains(out, "wrote "+file) {
 		t.Fatalf("snapshot: %d %q %q", code, out, errOut)
 	}
-	if code, out, errOut := runCmd(t, as(apptest.PSPAdmin, "sandbox", "reset")...); code != 0 || !strings.Contains(out, "reset to the seed state") {
+	if code, _, errOut := runCmd(t, as(apptest.PSPAdmin, "sandbox", "reset", "--scope", "instance")...); code != 1 || !strings.Contains(errOut, "ACCESS_DENIED") {
+		t.Fatalf("a tenant's ADMIN resets the instance: %d %q", code, errOut)
+	}
+	if code, out, errOut := runCmd(t, as(apptest.PSPAdmin, "sandbox", "reset")...); code != 0 || !strings.Contains(out, "reset to the seed state (your customer tree)") {
 		t.Fatalf("reset: %d %q %q", code, out, errOut)
 	}
 	if _, out, _ := runCmd(t, as(apptest.Merchant, "sandbox", "chaos", "--json")...); !strings.Contains(out, `"duplicatePercent": 0`) {
@@ -48,8 +51,11 @@ func TestSandboxCommands(t *testing.T) {
 	if _, out, _ := runCmd(t, as(apptest.Merchant, "sandbox", "chaos", "--json")...); !strings.Contains(out, `"duplicatePercent": 25`) {
 		t.Fatalf("chaos after restore: %s", out)
 	}
-	if b, err := os.ReadFile(file); err != nil || !strings.HasPrefix(string(b), `{"format":"bankrail-sandbox-snapshot"`) {
-		t.Fatalf("snapshot file: %v %.80s", err, b)
+	if b, err := os.ReadFile(file); err != nil || !strings.HasPrefix(string(b), `{"format":"bankrail-sandbox-snapshot"`) || !strings.Contains(string(b), `"scope":"TREE"`) {
+		t.Fatalf("snapshot file: %v %.160s", err, b)
+	}
+	if code, out, errOut := runCmd(t, as(apptest.Operator, "sandbox", "reset")...); code != 0 || !strings.Contains(out, "reset to the seed state (the whole instance)") {
+		t.Fatalf("the operator's reset: %d %q %q", code, out, errOut)
 	}
 }
 

@@ -63,7 +63,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.TrustedProxyCount, "trusted-proxy-count", cfg.TrustedProxyCount,
 		"how many proxies are in front when --trusted-proxies is not given: the client is that many X-Forwarded-For hops from the right (needs --trust-proxy-headers; 0: 1 when it is on)")
 	fs.BoolVar(&cfg.SandboxInstanceControls, "sandbox-instance-controls", cfg.SandboxInstanceControls,
-		"sandbox: let ADMIN users reset, snapshot and restore the whole instance (turn off on a sandbox shared by several teams)")
+		"sandbox: let the operator (role OPERATOR) reset, snapshot and restore the whole instance (a tenant's ADMIN has its own customer tree's either way)")
 	if err := parse(fs, args); err != nil {
 		return exitCode(fs, err, stdout, stderr)
 	}

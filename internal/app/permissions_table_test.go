@@ -82,9 +82,12 @@ var checkedMethods = map[string]identity.Operation{
 	"sandbox.Clocks.Advance":              identity.SandboxAct,
 	"sandbox.Clocks.Read":                 identity.SandboxAct,
 	"sandbox.Clocks.Reset":                identity.SandboxAct,
-	"sandbox.Service.Reset":               identity.SandboxWhole,
-	"sandbox.Service.Restore":             identity.SandboxWhole,
-	"sandbox.Service.Snapshot":            identity.SandboxWhole,
+	"sandbox.Service.ResetInstance":       identity.InstanceControl,
+	"sandbox.Service.RestoreInstance":     identity.InstanceControl,
+	"sandbox.Service.SnapshotInstance":    identity.InstanceControl,
+	"sandbox.Service.ResetTree":           identity.SandboxTree,
+	"sandbox.Service.RestoreTree":         identity.SandboxTree,
+	"sandbox.Service.SnapshotTree":        identity.SandboxTree,
 }
 
 // exemptMethods are the methods an adapter reaches that check no
@@ -98,6 +101,7 @@ var exemptMethods = map[string]string{
 	"auth.Service.Password":                  "authentication: the password grant (POST /oauth)",
 	"auth.Service.Refresh":                   "authentication: the refresh_token grant (POST /oauth)",
 	"auth.Service.SignIn":                    "authentication: the console's sign-in",
+	"auth.Service.RememberDevice":            "authentication: the console's known device, after a sign-in",
 	"channel.Service.RunTimedMoves":          "worker: timed channel moves (no caller)",
 	"identity.Service.DisableUser":           "administration (bankrail admin): no caller",
 	"identity.Service.EnsureApplication":     "administration (seed file, bankrail admin): no caller",
@@ -142,6 +146,7 @@ var exemptMethods = map[string]string{
 	"store.Store.CreateSession":              "authentication: console sessions",
 	"store.Store.DeleteSession":              "authentication: console sessions",
 	"store.Store.DeleteSessionsBefore":       "authentication: console sessions (expiry worker)",
+	"store.Store.ForgetConsoleDevicesBefore": "authentication: console known devices (expiry worker)",
 	"store.Store.Ping":                       "readiness probe (GET /readyz): reads nothing",
 	"store.Store.RecordFailedSignIn":         "authentication: the audit entry of a refused sign-in",
 	"store.Store.Session":                    "authentication: console sessions",

@@ -12,9 +12,10 @@ import (
 
 // NotificationSecrets are the fixture applications' notification secrets.
 var NotificationSecrets = map[string]string{
-	"psp-client":   "psp-notification-secret",
-	"shop-client":  "shop-notification-secret",
-	"other-client": "other-notification-secret",
+	"psp-client":      "psp-notification-secret",
+	"shop-client":     "shop-notification-secret",
+	"other-client":    "other-notification-secret",
+	"operator-client": "operator-notification-secret",
 }
 
 // Received is one request a Receiver got.

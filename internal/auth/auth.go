@@ -55,6 +55,13 @@ type Store interface {
 	// LoginLockedUntil returns the latest lock among keys (zero if none).
 	LoginLockedUntil(ctx context.Context, keys []string) (time.Time, error)
 	ClearLoginFailures(ctx context.Context, key string) error
+
+	// RememberConsoleDevice records idHash as a known console device of
+	// userID until until.
+	RememberConsoleDevice(ctx context.Context, idHash, userID string, at, until time.Time) error
+	// ConsoleDeviceUser is the user whose known device idHash is at now
+	// (RESOURCE_NOT_FOUND when none's).
+	ConsoleDeviceUser(ctx context.Context, idHash string, now time.Time) (string, error)
 }
 
 // Principal is who a request acts for, taken from a verified access token

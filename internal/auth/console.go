@@ -3,9 +3,11 @@ package auth
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/identity"
 )
@@ -15,22 +17,77 @@ import (
 type ConsoleSignIn struct {
 	Username, Password string
 	RemoteAddr         string
+	// AddrUntrusted says that RemoteAddr may be shared by many people (a
+	// proxy the instance was not told to trust sent the request): it is
+	// then counted against nobody.
+	AddrUntrusted bool
+	// Device is the hash of the browser's known-device cookie, if any.
+	Device string
 }
 
-// perConsoleUser is the console's own counterpart of perAppUser: what the
-// console may try against one username (its key cannot collide with an
-// application's, whose keys start with "app:").
-func (s *Service) perConsoleUser(username string) throttleKey {
-	return throttleKey{"console|user:" + strings.ToLower(username), s.cfg.MaxFailures}
+// KnownDeviceLifetime is how long a browser stays a user's known device
+// after its last successful sign-in (on the service clock).
+const KnownDeviceLifetime = 90 * 24 * time.Hour
+
+// The console's throttle keys never collide with the API's (which start
+// with "app:", "user:" or "addr:"): the console is a door anyone can knock
+// at, with no application secret, so what strangers do there must lock
+// neither the API's sign-ins nor the user's own known devices.
+//
+//   - consoleSource: one user from one trustworthy address (as the API's
+//     application and user): a stranger elsewhere locks only itself.
+//   - consoleUser: one user from every unknown device together, the bound
+//     on guessing from many addresses; strangers can reach it, so a known
+//     device does not count against it nor wait for it.
+//   - consoleDevice: one user from one of its known devices; only who holds
+//     the device's cookie (who signed in there) reaches it.
+//   - consoleAddr: one trustworthy address whatever it tries at the console
+//     (the API's address key is separate).
+func (s *Service) consoleSource(username, addr string) throttleKey {
+	return throttleKey{"console|user:" + strings.ToLower(username) + "|addr:" + addr, s.cfg.MaxFailures}
 }
 
-// SignIn checks a user's username and password for the web console, under
-// the throttle of the password grant: the console's key for the username
-// (as an application's), the username across every way in (shared with the
-// password grant, so that the console is no way around its limit) and the
-// client address. Every failure answers the same UNAUTHORISED, and an
-// unknown or disabled user costs the same argon2 work as a known one. It
-// returns the user; the console keeps its session (see Session).
+func (s *Service) consoleUser(username string) throttleKey {
+	return throttleKey{"console|user:" + strings.ToLower(username), s.cfg.MaxFailuresPerUser}
+}
+
+func (s *Service) consoleDevice(username, device string) throttleKey {
+	return throttleKey{"console|user:" + strings.ToLower(username) + "|device:" + device, s.cfg.MaxFailures}
+}
+
+func (s *Service) consoleAddr(addr string) throttleKey {
+	return throttleKey{"console|addr:" + addr, s.cfg.MaxFailuresPerClient}
+}
+
+// consoleKeys are the throttle keys of a console sign-in: the device's
+// alone from the user's known device, else the source's, the user's
+// unknown devices' and the address's (the two by address only when the
+// address is trustworthy).
+func (s *Service) consoleKeys(ctx context.Context, g ConsoleSignIn, user identity.User, found bool) ([]throttleKey, error) {
+	if g.Device != "" && found {
+		owner, err := s.store.ConsoleDeviceUser(ctx, g.Device, clock.Base(s.clock)) // basetime: a device's life is real time
+		switch {
+		case err == nil && owner == user.ID:
+			return []throttleKey{s.consoleDevice(g.Username, g.Device)}, nil
+		case err != nil && !errs.Is(err, errs.NotFound):
+			return nil, fmt.Errorf("read console device: %w", err)
+		}
+	}
+	keys := []throttleKey{s.consoleUser(g.Username)}
+	if !g.AddrUntrusted && g.RemoteAddr != "" {
+		keys = append(keys, s.consoleSource(g.Username, g.RemoteAddr), s.consoleAddr(g.RemoteAddr))
+	}
+	return keys, nil
+}
+
+// SignIn checks a user's username and password for the web console under
+// the console's own throttle (consoleKeys): failures there never count
+// against the API's keys, and a user's known device (Device) is throttled
+// on its own, so that nobody without it can lock the user out of it. Every
+// failure answers the same UNAUTHORISED, and an unknown or disabled user
+// costs the same argon2 work as a known one. It returns the user; the
+// console keeps its session (see Session) and remembers the device
+// (RememberDevice).
 func (s *Service) SignIn(ctx context.Context, g ConsoleSignIn) (identity.User, error) {
 	var v errs.Validation
 	required(&v, "username", g.Username)
@@ -38,31 +95,41 @@ func (s *Service) SignIn(ctx context.Context, g ConsoleSignIn) (identity.User, e
 	if err := v.Err(); err != nil {
 		return identity.User{}, err
 	}
-	console, addr := s.perConsoleUser(g.Username), s.perAddress(g.RemoteAddr)
-	if err := s.checkLock(ctx, console, addr); err != nil {
-		return identity.User{}, err
-	}
 	user, err := s.store.GetUserByUsername(ctx, g.Username)
-	eligible := err == nil && !user.Disabled()
+	found := err == nil
 	if err != nil && !errs.Is(err, errs.NotFound) {
 		return identity.User{}, fmt.Errorf("load user: %w", err)
 	}
-	keys := []throttleKey{console, addr}
+	keys, err := s.consoleKeys(ctx, g, user, found)
+	if err != nil {
+		return identity.User{}, err
+	}
+	if err := s.checkLock(ctx, keys...); err != nil {
+		return identity.User{}, err
+	}
 	hash := "" // the stand-in hash: the same cost, never a match
-	if eligible {
-		if err := s.checkLock(ctx, s.perUser(g.Username)); err != nil {
-			return identity.User{}, err
-		}
-		keys, hash = append(keys, s.perUser(g.Username)), user.PasswordHash
+	if found && !user.Disabled() {
+		hash = user.PasswordHash
 	}
 	ok, err := s.hasher.Verify(ctx, hash, g.Password)
-	if !eligible || err != nil || !ok {
+	if hash == "" || err != nil || !ok {
 		return identity.User{}, s.failed(ctx, errs.E(errs.Unauthorised, "Wrong username or password."), keys...)
 	}
-	if err := s.succeeded(ctx, console, s.perUser(g.Username)); err != nil {
+	// The address's count stays: it bounds a source whatever it tries.
+	if err := s.succeeded(ctx, slices.DeleteFunc(keys, func(k throttleKey) bool { return strings.HasPrefix(k.name, "console|addr:") })...); err != nil {
 		return identity.User{}, err
 	}
 	return user, nil
+}
+
+// RememberDevice makes the browser whose known-device cookie hashes to
+// device a known device of userID for KnownDeviceLifetime from now.
+func (s *Service) RememberDevice(ctx context.Context, userID, device string) error {
+	now := clock.Base(s.clock) // basetime: as in consoleKeys
+	if err := s.store.RememberConsoleDevice(ctx, device, userID, now, now.Add(KnownDeviceLifetime)); err != nil {
+		return fmt.Errorf("remember console device: %w", err)
+	}
+	return nil
 }
 
 // Session is a signed-in person at the web console, kept on the server
@@ -97,6 +164,9 @@ type SessionStore interface {
 	// DeleteSessionsBefore deletes the sessions whose absolute end is before
 	// t or that were last seen before idleSince, and returns how many.
 	DeleteSessionsBefore(ctx context.Context, t, idleSince time.Time) (int, error)
+	// ForgetConsoleDevicesBefore deletes the known devices that expired
+	// before t, and returns how many.
+	ForgetConsoleDevicesBefore(ctx context.Context, t time.Time) (int, error)
 }
 
 // Principal is the principal of a console session: the same one a token of

@@ -21,21 +21,21 @@ func (s *Service) Password(ctx context.Context, g PasswordGrant) (TokenPair, err
 	if err := v.Err(); err != nil {
 		return TokenPair{}, err
 	}
-	appUser, addr := s.perAppUser(g.ClientID, g.Username), s.perAddress(g.RemoteAddr)
-	if err := s.checkLock(ctx, appUser, addr); err != nil {
+	appUser, addr := s.perAppUser(g.ClientID, g.Username), s.addressKeys(g.RemoteAddr, g.AddrUntrusted)
+	if err := s.checkLock(ctx, append([]throttleKey{appUser}, addr...)...); err != nil {
 		return TokenPair{}, err
 	}
 	app, err := s.verifyClient(ctx, g.ClientID, g.ClientSecret)
 	if err != nil {
 		// Only the address counts: the client id is not proven, and counting
 		// it would let anyone lock that application's users out.
-		return TokenPair{}, s.failed(ctx, err, addr)
+		return TokenPair{}, s.failed(ctx, err, addr...)
 	}
 	user, eligible, err := s.eligibleUser(ctx, app, g.Username)
 	if err != nil {
 		return TokenPair{}, err
 	}
-	keys := []throttleKey{appUser, addr}
+	keys := append([]throttleKey{appUser}, addr...)
 	hash := "" // unknown or foreign user: the stand-in hash, the same argon2 cost, never the user's hash
 	if eligible {
 		if err := s.checkLock(ctx, s.perUser(g.Username)); err != nil {

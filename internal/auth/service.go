@@ -55,12 +55,14 @@ func (s *Service) Keys() *KeyRing { return s.keys }
 type PasswordGrant struct {
 	ClientID, ClientSecret, Username, Password string
 	RemoteAddr                                 string
+	AddrUntrusted                              bool // RemoteAddr may be shared by many (see ConsoleSignIn)
 }
 
 // RefreshGrant is the OAuth refresh_token grant.
 type RefreshGrant struct {
 	ClientID, ClientSecret, RefreshToken string
 	RemoteAddr                           string
+	AddrUntrusted                        bool // RemoteAddr may be shared by many (see ConsoleSignIn)
 }
 
 // Claims are the claims of a bankrail access token.
@@ -85,19 +87,19 @@ func (s *Service) Refresh(ctx context.Context, g RefreshGrant) (TokenPair, error
 	if err := v.Err(); err != nil {
 		return TokenPair{}, err
 	}
-	addrKey := s.perAddress(g.RemoteAddr)
-	if err := s.checkLock(ctx, addrKey); err != nil {
+	addrKey := s.addressKeys(g.RemoteAddr, g.AddrUntrusted)
+	if err := s.checkLock(ctx, addrKey...); err != nil {
 		return TokenPair{}, err
 	}
 	app, err := s.verifyClient(ctx, g.ClientID, g.ClientSecret)
 	if err != nil {
-		return TokenPair{}, s.failed(ctx, err, addrKey)
+		return TokenPair{}, s.failed(ctx, err, addrKey...)
 	}
 	invalid := errs.E(errs.Unauthorised, "The refresh token is invalid, expired or already used; sign in again with the password grant.")
 	tok, err := s.store.GetRefreshToken(ctx, hashToken(g.RefreshToken))
 	switch {
 	case errs.Is(err, errs.NotFound):
-		return TokenPair{}, s.failed(ctx, invalid, addrKey)
+		return TokenPair{}, s.failed(ctx, invalid, addrKey...)
 	case err != nil:
 		return TokenPair{}, fmt.Errorf("load refresh token: %w", err)
 	}

@@ -19,7 +19,10 @@ import (
 //     in (the user's customer or a customer above it): bounds brute force of
 //     one user through many applications, and only parties the user's
 //     customer trusts can reach it.
-//   - a client address: bounds one source whatever it tries.
+//   - a client address, only when it is trustworthy: bounds one source
+//     whatever it tries.
+//
+// The console has keys of its own (console.go).
 type throttleKey struct {
 	name  string
 	limit int
@@ -33,8 +36,14 @@ func (s *Service) perUser(username string) throttleKey {
 	return throttleKey{"user:" + strings.ToLower(username), s.cfg.MaxFailuresPerUser}
 }
 
-func (s *Service) perAddress(addr string) throttleKey {
-	return throttleKey{"addr:" + addr, s.cfg.MaxFailuresPerClient}
+// addressKeys is the API's key of a client address, none when the address
+// is not trustworthy (untrusted: many people may share it, and one of them
+// would lock them all).
+func (s *Service) addressKeys(addr string, untrusted bool) []throttleKey {
+	if untrusted || addr == "" {
+		return nil
+	}
+	return []throttleKey{{"addr:" + addr, s.cfg.MaxFailuresPerClient}}
 }
 
 // checkLock refuses a login attempt while any of keys is locked.

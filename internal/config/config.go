@@ -95,8 +95,8 @@ type Config struct {
 	LedgerVerifyInterval time.Duration
 
 	// SandboxInstanceControls allows POST /sandbox/reset, GET /sandbox/snapshot
-	// and POST /sandbox/restore (to ADMIN users): off on a sandbox shared by
-	// several teams.
+	// and POST /sandbox/restore of the whole instance (scope INSTANCE, to the
+	// operator); a tenant's ADMIN has its own tree's either way.
 	SandboxInstanceControls bool
 }
 

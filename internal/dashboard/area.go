@@ -93,7 +93,7 @@ func (h *sandboxPages) register(mux *http.ServeMux) {
 		mux.HandleFunc("POST /dashboard/applications/{id}/chaos", h.action(identity.SandboxAct, h.setChaos))
 	}
 	if h.SandboxState != nil {
-		mux.HandleFunc("GET /dashboard/sandbox/reset", h.page(identity.SandboxWhole, h.confirmReset))
-		mux.HandleFunc("POST /dashboard/sandbox/reset", h.action(identity.SandboxWhole, h.resetSandbox))
+		mux.HandleFunc("GET /dashboard/sandbox/reset", h.page(identity.SandboxTree, h.confirmReset))
+		mux.HandleFunc("POST /dashboard/sandbox/reset", h.action(identity.SandboxTree, h.resetSandbox))
 	}
 }

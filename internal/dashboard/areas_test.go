@@ -214,8 +214,9 @@ func TestChannelPage(t *testing.T) {
 }
 
 // TestSandboxConsole: the webhook chaos of the customer's application is
-// set from the sandbox page (and refused out of range); a whole-sandbox
-// reset is for ADMIN, behind a confirmation page, and ends the sessions.
+// set from the sandbox page (and refused out of range); the reset of the
+// ADMIN's own customer tree is behind a confirmation page, leaves another
+// tenant's data and the sessions alone, and is not for a merchant.
 func TestSandboxConsole(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
@@ -247,6 +248,7 @@ func TestSandboxConsole(t *testing.T) {
 			}
 		}
 		paymentID := createPayment(t, env, token, "before-reset", nil, nil)
+		theirs := createPayment(t, env, env.Token(t, apptest.OtherMerch), "another tenant's", nil, nil)
 		admin := signIn(t, env, apptest.PSPAdmin)
 		contains(t, "admin's sandbox page", admin.open("/dashboard/clock").Body, `href="/dashboard/sandbox/reset"`)
 		contains(t, "confirmation", admin.open("/dashboard/sandbox/reset").Body, "Reset the sandbox?", `name="confirm" value="reset"`)
@@ -255,14 +257,15 @@ func TestSandboxConsole(t *testing.T) {
 		}
 		admin.open("/dashboard/payments/" + paymentID) // nothing was reset
 		p = admin.post("/dashboard/sandbox/reset", url.Values{"confirm": {"reset"}})
-		if p.Status != http.StatusSeeOther || p.Location != "/dashboard/sign-in?notice=reset" {
+		if p.Status != http.StatusSeeOther || p.Location != "/dashboard/clock?done=tree-reset" {
 			t.Fatalf("reset: %d to %q\n%s", p.Status, p.Location, mainOf(p.Body))
 		}
-		contains(t, "after the reset", admin.open(p.Location).Body, "The sandbox is back at its seed state")
-		again := signIn(t, env, apptest.PSPAdmin)
-		if p := again.get("/dashboard/payments/" + paymentID); p.Status != http.StatusNotFound {
+		contains(t, "after the reset", admin.open(p.Location).Body, "back at its seed state; other customers&#39; is untouched")
+		if p := admin.get("/dashboard/payments/" + paymentID); p.Status != http.StatusNotFound {
 			t.Fatalf("a payment after the reset: %d", p.Status)
 		}
+		other := signIn(t, env, apptest.OtherMerch)
+		other.open("/dashboard/payments/" + theirs) // another tenant's payment is still there
 	})
 }
 

@@ -104,7 +104,7 @@ func TestBrowserNewPages(t *testing.T) {
 				shot("dashboard-reset.png")
 				follow(t, ctx, "go back", `a[href="/dashboard/clock"].button`, browsertest.Page("clock")+" h1")
 				follow(t, ctx, "ask again", `a[href="/dashboard/sandbox/reset"]`, browsertest.Page("reset")+` button[value="reset"]`)
-				follow(t, ctx, "confirm", `button[value="reset"]`, browsertest.Page("signin")+" .notice")
+				follow(t, ctx, "confirm", `button[value="reset"]`, browsertest.Page("clock")+" .notice")
 				if got := text(t, ctx, ".notice"); !strings.Contains(got, "seed state") {
 					t.Fatalf("after the reset %q", got)
 				}

@@ -65,10 +65,11 @@ const (
 // SignInAuditor writes the audit entry of a refused sign-in (the store).
 type SignInAuditor = webguard.SignInAuditor
 
-// SandboxResetter brings the whole sandbox instance back to its seed state
-// (internal/sandbox).
+// SandboxResetter brings the signed-in user's own customer tree back to
+// its seed state (internal/sandbox); the whole instance is the operator's,
+// through the API and the CLI.
 type SandboxResetter interface {
-	Reset(ctx context.Context) (sandbox.State, error)
+	ResetTree(ctx context.Context) (sandbox.State, error)
 }
 
 // Deps are what the console calls. Inbox, Sandbox, Mandates, Channels,

@@ -349,6 +349,7 @@ var notices = map[string]string{
 	"report":     "Report requested: it appears below when it is ready.",
 	"advanced":   "The sandbox clock moved forward.",
 	"reset":      "The sandbox clock is back at the wall clock.",
+	"tree-reset": "Your customers' sandbox data is back at its seed state; other customers' is untouched.",
 	"authorised": "The scenario was played.",
 	"url":        "The notification URL was saved: notifications go there from now on.",
 	"mandate":    "The payer's answer was played.",

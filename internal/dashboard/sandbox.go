@@ -140,21 +140,18 @@ func (h *sandboxPages) confirmReset(w http.ResponseWriter, q *req) error {
 	return nil
 }
 
-// resetSandbox is POST /dashboard/sandbox/reset: every table of the
-// instance back to its seed state, every sandbox clock back to the wall
-// clock, as POST /sandbox/reset. Only the confirmation page's form
-// (confirm=reset) does it; the sessions go with the rest, so it ends at
-// the sign-in page.
+// resetSandbox is POST /dashboard/sandbox/reset: the data of the user's
+// own customer tree back to its seed state, as POST /sandbox/reset with
+// scope TREE. Only the confirmation page's form (confirm=reset) does it;
+// users, applications and sessions stay, so it ends on the sandbox page.
 func (h *sandboxPages) resetSandbox(w http.ResponseWriter, q *req) error {
 	if q.PostForm.Get("confirm") != "reset" {
 		h.show(w, q, http.StatusUnprocessableEntity, "reset", "Reset the sandbox", "Sandbox", nil, "",
 			&problemView{Message: "Confirm the reset with the button below; nothing was done."})
 		return nil
 	}
-	if _, err := h.SandboxState.Reset(q.ctx()); err != nil {
+	if _, err := h.SandboxState.ResetTree(q.ctx()); err != nil {
 		return err
 	}
-	h.clearSession(w)
-	http.Redirect(w, q.Request, Prefix+"sign-in?notice=reset", http.StatusSeeOther)
-	return nil
+	return done(w, q, Prefix+"clock", "tree-reset")
 }

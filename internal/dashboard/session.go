@@ -218,9 +218,13 @@ func requestID(w http.ResponseWriter) string { return w.Header().Get("X-Request-
 // clientAddr is the address sign-ins are throttled and audited by.
 func (h *base) clientAddr(r *http.Request) string { return h.Proxies.ClientAddr(r) }
 
-// ExpireSessions deletes the sessions that ended (a periodic worker).
+// ExpireSessions deletes the sessions that ended and the known devices
+// that expired (a periodic worker).
 func (h *Handler) ExpireSessions(ctx context.Context) error {
 	now := h.b.Clock.Now()
-	_, err := h.b.Sessions.DeleteSessionsBefore(ctx, now, now.Add(-IdleTimeout))
+	if _, err := h.b.Sessions.DeleteSessionsBefore(ctx, now, now.Add(-IdleTimeout)); err != nil {
+		return err
+	}
+	_, err := h.b.Sessions.ForgetConsoleDevicesBefore(ctx, now)
 	return err
 }

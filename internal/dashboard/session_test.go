@@ -121,10 +121,12 @@ func TestSignInAndOut(t *testing.T) {
 	})
 }
 
-// TestSignInThrottle: the console counts failed sign-ins as the password
-// grant does: after 5 for one username the console refuses it (429 with
-// Retry-After), even with the right password, until the window passes; the
-// failures count towards the username's limit across every way in.
+// TestSignInThrottle: the console counts failed sign-ins from one source
+// as the password grant counts one application's: after 5 for one username
+// from one address and an unknown device, the console refuses that source
+// (429 with Retry-After), even with the right password, until the window
+// passes (TestConsoleLockoutSparesTheUser: the user's known device is not
+// that source).
 func TestSignInThrottle(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {

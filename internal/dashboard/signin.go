@@ -81,7 +81,9 @@ func (h *signInPages) signIn(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	now := h.Clock.Now()
 	addr := h.clientAddr(r)
-	user, err := h.Auth.SignIn(ctx, auth.ConsoleSignIn{Username: d.Username, Password: r.PostForm.Get("password"), RemoteAddr: addr})
+	device := h.knownDevice(r)
+	user, err := h.Auth.SignIn(ctx, auth.ConsoleSignIn{Username: d.Username, Password: r.PostForm.Get("password"), RemoteAddr: addr,
+		AddrUntrusted: !h.Proxies.Trustworthy(r), Device: device})
 	if err != nil {
 		status, msg := http.StatusInternalServerError, "Something went wrong on our side; try again in a moment."
 		e, isErr := err.(*errs.Error)
@@ -122,6 +124,7 @@ func (h *signInPages) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.SetCookie(w, h.sessionCookie(id, int(MaxLifetime/time.Second)))
+	h.rememberDevice(ctx, w, user.ID)
 	http.SetCookie(w, &http.Cookie{Name: signInCookie, Path: Prefix, MaxAge: -1, HttpOnly: true, Secure: h.Production,
 		SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, d.Next, http.StatusSeeOther)

@@ -14,9 +14,9 @@ func init() {
 	tenancyExempt["GET /sandbox/notification-chaos"] = "reads the chaos of the caller's own application (TestChaosIsPerApplication)"
 	tenancyExempt["PUT /sandbox/notification-chaos"] = "sets the chaos of the caller's own application only (TestChaosIsPerApplication); READ_ONLY is refused (TestChaosSettingsValidation)"
 	tenancyExempt["POST /notification-secret/rotate"] = "rotates the caller's own application's secret only (TestChaosIsPerApplication); READ_ONLY is refused (TestNotificationSecretRotation)"
-	tenancyExempt["POST /sandbox/reset"] = "acts on the whole instance, ADMIN only (TestSandboxInstanceControlsNeedAdmin)"
-	tenancyExempt["GET /sandbox/snapshot"] = "acts on the whole instance, ADMIN only (TestSandboxInstanceControlsNeedAdmin)"
-	tenancyExempt["POST /sandbox/restore"] = "acts on the whole instance, ADMIN only (TestSandboxInstanceControlsNeedAdmin)"
+	tenancyExempt["POST /sandbox/reset"] = "names no resource: the caller's own tree (ADMIN) or the instance (OPERATOR only); TestSandboxTreeTenancy, TestSandboxInstanceControlsNeedTheOperator"
+	tenancyExempt["GET /sandbox/snapshot"] = "names no resource: the caller's own tree (ADMIN) or the instance (OPERATOR only); TestSandboxTreeTenancy, TestSandboxInstanceControlsNeedTheOperator"
+	tenancyExempt["POST /sandbox/restore"] = "names no resource: the caller's own tree (ADMIN) or the instance (OPERATOR only); TestSandboxTreeTenancy, TestSandboxTreeRestoreStaysInTheTree"
 }
 
 // One application's chaos settings and rotation leave every other

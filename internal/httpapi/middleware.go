@@ -240,7 +240,7 @@ func (s *Server) guard(r *http.Request, rt route) (*http.Request, error) {
 		if err := s.RateLimit.Allow(r.Context(), p.ClientID); err != nil {
 			return r, err
 		}
-		if err := p.Permits(rt.operation); err != nil {
+		if err := p.Permits(rt.operation); err != nil && (rt.orElse == "" || p.Permits(rt.orElse) != nil) {
 			return r, err
 		}
 		r = r.WithContext(auth.WithPrincipal(r.Context(), p))

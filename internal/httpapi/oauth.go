@@ -23,11 +23,11 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) error {
 	case "password":
 		r = s.signInAudited(r, audit.ActionSignIn)
 		pair, err = s.Auth.Password(r.Context(), auth.PasswordGrant{ClientID: req.ClientID, ClientSecret: req.ClientSecret,
-			Username: val(req.Username), Password: val(req.Password), RemoteAddr: s.clientAddr(r)})
+			Username: val(req.Username), Password: val(req.Password), RemoteAddr: s.clientAddr(r), AddrUntrusted: !s.Proxies.Trustworthy(r)})
 	case "refresh_token":
 		r = s.signInAudited(r, audit.ActionRefresh)
 		pair, err = s.Auth.Refresh(r.Context(), auth.RefreshGrant{ClientID: req.ClientID, ClientSecret: req.ClientSecret,
-			RefreshToken: val(req.RefreshToken), RemoteAddr: s.clientAddr(r)})
+			RefreshToken: val(req.RefreshToken), RemoteAddr: s.clientAddr(r), AddrUntrusted: !s.Proxies.Trustworthy(r)})
 	case "":
 		var v errs.Validation
 		v.Add(errs.ValueRequired, "grant_type", "grant_type is required: password or refresh_token.")

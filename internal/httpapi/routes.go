@@ -168,9 +168,10 @@ func (s *Server) routes() {
 			s.handle("PUT /sandbox/notification-chaos", s.setNotificationChaos, needs(identity.SandboxAct), versioned)
 		}
 		if s.SandboxState != nil {
-			s.handle("POST /sandbox/reset", s.resetSandbox, needs(identity.SandboxWhole), versioned)
-			s.handle("GET /sandbox/snapshot", s.snapshotSandbox, needs(identity.SandboxWhole), versioned)
-			s.handle("POST /sandbox/restore", s.restoreSandbox, needs(identity.SandboxWhole), versioned)
+			controls := needsEither(identity.SandboxTree, identity.InstanceControl)
+			s.handle("POST /sandbox/reset", s.resetSandbox, controls, versioned)
+			s.handle("GET /sandbox/snapshot", s.snapshotSandbox, controls, versioned)
+			s.handle("POST /sandbox/restore", s.restoreSandbox, controls, versioned)
 		}
 	}
 }

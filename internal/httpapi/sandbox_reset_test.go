@@ -150,7 +150,7 @@ func TestSandboxResetRestoresTheSeedState(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		seedState := dumpDB(t, env)
-		admin := env.Token(t, apptest.PSPAdmin)
+		operator := env.Token(t, apptest.Operator)
 		filled := makeDataOfEveryKind(t, env)
 		before := atRest(t, env)
 		for _, name := range filled {
@@ -158,13 +158,16 @@ func TestSandboxResetRestoresTheSeedState(t *testing.T) {
 				t.Errorf("table %s got no rows from the data made (%d)", name, len(before[name]))
 			}
 		}
-		resp := env.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset", Token: admin, Header: v1})
+		resp := env.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset", Token: operator, Header: v1})
 		if resp.Status != http.StatusOK {
 			t.Fatalf("reset: %d %s", resp.Status, resp.Body)
 		}
-		var st struct{ SchemaVersion, Tables, Rows int64 }
+		var st struct {
+			Scope                       string
+			SchemaVersion, Tables, Rows int64
+		}
 		resp.JSON(t, &st)
-		if st.SchemaVersion < 41 || st.Tables == 0 || st.Rows == 0 {
+		if st.Scope != "INSTANCE" || st.SchemaVersion < 41 || st.Tables == 0 || st.Rows == 0 {
 			t.Fatalf("reset answered %+v", st)
 		}
 		after := dumpDB(t, env)
@@ -180,7 +183,7 @@ func TestSandboxResetRestoresTheSeedState(t *testing.T) {
 		if len(fresh) != len(after) {
 			t.Errorf("%d tables after reset, %d in a fresh instance", len(after), len(fresh))
 		}
-		if off := clockOffset(t, env, admin); off != 0 {
+		if off := clockOffset(t, env, env.Token(t, apptest.Merchant)); off != 0 {
 			t.Fatalf("clock offset %d after reset", off)
 		}
 		// The instance works on: a payment with a seed user's new token.
@@ -221,10 +224,10 @@ func restore(t *testing.T, env *apptest.Env, token string, file []byte) *apptest
 func TestSandboxSnapshotRestore(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		admin := env.Token(t, apptest.PSPAdmin)
+		operator := env.Token(t, apptest.Operator)
 		makeDataOfEveryKind(t, env)
 		at := atRest(t, env)
-		file := snapshot(t, env, admin)
+		file := snapshot(t, env, operator)
 
 		token := env.Token(t, apptest.Merchant)
 		mustCreate(t, env, token, euBody(), nil)
@@ -243,41 +246,53 @@ func TestSandboxSnapshotRestore(t *testing.T) {
 		}
 		h.SchemaVersion--
 		older, _ := json.Marshal(h)
-		e := restore(t, env, admin, append(append(older, '\n'), rest...)).Error(t, http.StatusUnprocessableEntity, "VALIDATION_FAILURE")
+		e := restore(t, env, operator, append(append(older, '\n'), rest...)).Error(t, http.StatusUnprocessableEntity, "VALIDATION_FAILURE")
 		if len(e.Errors) != 1 || e.Errors[0].PropertyPath != "schemaVersion" || e.Errors[0].Type != "NOT_EQUAL" ||
 			!strings.Contains(e.Errors[0].Message, fmt.Sprintf("schema version %d", h.SchemaVersion)) {
 			t.Fatalf("older schema: %+v", e)
 		}
-		restore(t, env, admin, file[:len(file)-40]).Error(t, http.StatusBadRequest, "BAD_REQUEST")
+		restore(t, env, operator, file[:len(file)-40]).Error(t, http.StatusBadRequest, "BAD_REQUEST")
 		sameTables(t, "after refused restores", dumpDB(t, env), changed)
 
-		resp := restore(t, env, admin, file)
+		resp := restore(t, env, operator, file)
 		if resp.Status != http.StatusOK {
 			t.Fatalf("restore: %d %s", resp.Status, resp.Body)
 		}
 		sameTables(t, "after restore", dumpDB(t, env), at)
-		if off := clockOffset(t, env, admin); off != 60 {
+		if off := clockOffset(t, env, token); off != 60 {
 			t.Fatalf("clock offset %d after restore, want the snapshot's 60", off)
 		}
 	})
 }
 
-// Reset, snapshot and restore act on every customer: ADMIN only, and not
-// at all when the instance turns them off.
-func TestSandboxInstanceControlsNeedAdmin(t *testing.T) {
+// The whole instance's reset, snapshot and restore act on every customer:
+// the operator's only (a tenant's ADMIN, whose own default is its tree,
+// asks for the instance in vain), and not at all when the instance turns
+// them off.
+func TestSandboxInstanceControlsNeedTheOperator(t *testing.T) {
 	t.Parallel()
 	env := apptest.New(t)
-	for _, l := range []apptest.Login{apptest.Merchant, apptest.Viewer, apptest.OtherMerch} {
+	instance := "?scope=INSTANCE"
+	for _, l := range []apptest.Login{apptest.PSPAdmin, apptest.Merchant, apptest.Viewer, apptest.OtherMerch} {
 		token := env.Token(t, l)
-		env.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset", Token: token, Header: v1}).Error(t, http.StatusForbidden, "ACCESS_DENIED")
-		env.Do(t, apptest.Request{Method: "GET", Path: "/sandbox/snapshot", Token: token, Header: v1}).Error(t, http.StatusForbidden, "ACCESS_DENIED")
-		restore(t, env, token, []byte("{}\n")).Error(t, http.StatusForbidden, "ACCESS_DENIED")
+		e := env.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset" + instance, Token: token, Header: v1}).Error(t, http.StatusForbidden, "ACCESS_DENIED")
+		if l == apptest.PSPAdmin && !strings.Contains(e.Message, "instance:operate") {
+			t.Errorf("%s: %s", l.Username, e.Message)
+		}
+		env.Do(t, apptest.Request{Method: "GET", Path: "/sandbox/snapshot" + instance, Token: token, Header: v1}).Error(t, http.StatusForbidden, "ACCESS_DENIED")
+		env.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/restore" + instance, Token: token,
+			Header: map[string]string{"X-Service-Api-Version": "1", "Content-Type": "application/x-ndjson"}, Body: []byte("{}\n")}).
+			Error(t, http.StatusForbidden, "ACCESS_DENIED")
 	}
+	// The operator has no customer tree of its own to act on.
+	operator := env.Token(t, apptest.Operator)
+	env.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset?scope=TREE", Token: operator, Header: v1}).Error(t, http.StatusForbidden, "ACCESS_DENIED")
+	env.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset?scope=ALL", Token: operator, Header: v1}).Error(t, http.StatusUnprocessableEntity, "VALIDATION_FAILURE")
 	off := apptest.New(t, func(c *config.Config) { c.SandboxInstanceControls = false })
-	admin := off.Token(t, apptest.PSPAdmin)
-	off.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset", Token: admin, Header: v1}).Error(t, http.StatusForbidden, "ACCESS_DENIED")
-	off.Do(t, apptest.Request{Method: "GET", Path: "/sandbox/snapshot", Token: admin, Header: v1}).Error(t, http.StatusForbidden, "ACCESS_DENIED")
+	operator = off.Token(t, apptest.Operator)
+	off.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset", Token: operator, Header: v1}).Error(t, http.StatusForbidden, "ACCESS_DENIED")
+	off.Do(t, apptest.Request{Method: "GET", Path: "/sandbox/snapshot", Token: operator, Header: v1}).Error(t, http.StatusForbidden, "ACCESS_DENIED")
 	prod := apptest.New(t, apptest.Production)
-	prod.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset", Token: prod.Token(t, apptest.PSPAdmin), Header: v1}).
+	prod.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset", Token: prod.Token(t, apptest.Operator), Header: v1}).
 		Error(t, http.StatusNotFound, "RESOURCE_NOT_FOUND")
 }

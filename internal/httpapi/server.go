@@ -128,6 +128,7 @@ type handlerFunc func(w http.ResponseWriter, r *http.Request) error
 type route struct {
 	public      bool               // no bearer token needed
 	operation   identity.Operation // what it asks of a service, unless public: its permission is checked first
+	orElse      identity.Operation // another operation that also lets the caller in (needsEither)
 	apiVersions []string           // X-Service-Api-Version required, one of these
 	legacy      bool               // legacy error shape and deprecation headers
 }
@@ -143,6 +144,13 @@ func public(r *route) { r.public = true }
 // checked again by the service: the route checks it first only so that a
 // caller without it gets 403 before any other answer, as it always has.
 func needs(op identity.Operation) routeOption { return func(r *route) { r.operation = op } }
+
+// needsEither names a route whose operation the caller's role decides: the
+// principal must be permitted op or else (the sandbox's controls: a
+// tenant's ADMIN acts on its tree, the operator on the instance).
+func needsEither(op, orElse identity.Operation) routeOption {
+	return func(r *route) { r.operation, r.orElse = op, orElse }
+}
 
 // versioned marks a route that requires X-Service-Api-Version: 1.
 func versioned(r *route) { r.apiVersions = []string{"1"} }

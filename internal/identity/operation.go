@@ -39,7 +39,7 @@ const (
 	CustomerRead   Operation = "read the names of customers"
 	AppChange      Operation = "change an application"
 	SandboxAct     Operation = "act in the sandbox"
-	SandboxWhole   Operation = "act on the whole sandbox"
+	SandboxTree    Operation = "snapshot, restore and reset the own customer tree"
 	SandboxObserve Operation = "read the sandbox's notification settings"
 	// The operator's operations (RoleOperator).
 	InstanceControl Operation = "act on the whole instance"
@@ -75,7 +75,7 @@ var operationPermissions = map[Operation]Permission{
 	CustomerRead:    PaymentsRead, // every role has it
 	AppChange:       NotificationsWrite,
 	SandboxAct:      SandboxControl,
-	SandboxWhole:    SandboxInstance,
+	SandboxTree:     SandboxTreeControl,
 	SandboxObserve:  NotificationsRead,
 	InstanceControl: InstanceOperate,
 	BankFilesRead:   BankOperate,

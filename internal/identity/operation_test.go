@@ -46,8 +46,11 @@ func TestAuthorize(t *testing.T) {
 		{"operator reads no payments", as(identity.RoleOperator), identity.PaymentRead, errs.AccessDenied, "Your role OPERATOR does not have the payments:read permission."},
 		{"admin imports no statements", as(identity.RoleAdmin), identity.BankFilesImport, errs.AccessDenied, "Your role ADMIN does not have the bank:operate permission."},
 		{"operator imports statements", as(identity.RoleOperator), identity.BankFilesImport, "", ""},
-		{"merchant resets the sandbox", as(identity.RoleMerchant), identity.SandboxWhole, errs.AccessDenied, "Your role MERCHANT does not have the sandbox:instance permission."},
-		{"admin resets the sandbox", as(identity.RoleAdmin), identity.SandboxWhole, "", ""},
+		{"merchant resets its tree", as(identity.RoleMerchant), identity.SandboxTree, errs.AccessDenied, "Your role MERCHANT does not have the sandbox:tree permission."},
+		{"admin resets its tree", as(identity.RoleAdmin), identity.SandboxTree, "", ""},
+		{"admin resets the instance", as(identity.RoleAdmin), identity.InstanceControl, errs.AccessDenied, "Your role ADMIN does not have the instance:operate permission."},
+		{"operator resets the instance", as(identity.RoleOperator), identity.InstanceControl, "", ""},
+		{"operator resets no tree", as(identity.RoleOperator), identity.SandboxTree, errs.AccessDenied, "Your role OPERATOR does not have the sandbox:tree permission."},
 		{"unknown role", as("NOBODY"), identity.PaymentRead, errs.AccessDenied, "Your role NOBODY does not have the payments:read permission."},
 		{"unknown operation", as(identity.RoleAdmin), "no such operation", errs.AccessDenied, "Nobody may no such operation: it is not a known operation."},
 	} {

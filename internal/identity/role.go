@@ -11,7 +11,7 @@ type Role string
 
 // Roles.
 const (
-	RoleAdmin    Role = "ADMIN"     // everything, including the sandbox controls
+	RoleAdmin    Role = "ADMIN"     // everything of its customer tree, including its sandbox snapshot, restore and reset
 	RoleMerchant Role = "MERCHANT"  // take payments, read and act on them
 	RoleReadOnly Role = "READ_ONLY" // read only
 	// RoleOperator is the instance's operator: the provider's own staff who
@@ -36,9 +36,11 @@ const (
 	ReportsRead        Permission = "reports:read"
 	ReportsWrite       Permission = "reports:write"
 	SandboxControl     Permission = "sandbox:control"
-	// SandboxInstance acts on the whole sandbox instance, every customer's
-	// data at once (reset, snapshot, restore): ADMIN only.
-	SandboxInstance Permission = "sandbox:instance"
+	// SandboxTreeControl snapshots, restores and resets the user's own
+	// customer tree in the sandbox (its customer and those below it, never
+	// another's): ADMIN only. The whole instance is the operator's
+	// (InstanceOperate).
+	SandboxTreeControl Permission = "sandbox:tree"
 	// InstanceOperate acts on the whole instance, every customer's data at
 	// once: the operator's.
 	InstanceOperate Permission = "instance:operate"
@@ -50,7 +52,7 @@ const (
 
 var rolePermissions = map[Role][]Permission{
 	RoleAdmin: {PaymentsRead, PaymentsWrite, NotificationsRead, NotificationsWrite,
-		ReportsRead, ReportsWrite, SandboxControl, SandboxInstance},
+		ReportsRead, ReportsWrite, SandboxControl, SandboxTreeControl},
 	RoleMerchant: {PaymentsRead, PaymentsWrite, NotificationsRead, NotificationsWrite,
 		ReportsRead, ReportsWrite, SandboxControl},
 	RoleReadOnly: {PaymentsRead, NotificationsRead, ReportsRead},

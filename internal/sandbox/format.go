@@ -32,6 +32,10 @@ type Header struct {
 	SchemaVersion int64     `json:"schemaVersion"` // the database's migration version
 	Engine        string    `json:"engine"`        // sqlite or postgres (a file restores on either)
 	TakenAt       time.Time `json:"takenAt"`
+	// Scope is what the file holds: the whole instance (INSTANCE, also a
+	// file that names none) or one customer's tree (TREE, of CustomerID).
+	Scope      Scope  `json:"scope,omitempty"`
+	CustomerID string `json:"customerId,omitempty"`
 }
 
 // tableLine names a table and its columns.

@@ -53,13 +53,28 @@ type Store interface {
 	Baseline(ctx context.Context) ([]byte, bool, error)
 	// SaveBaseline stores data as the baseline unless one exists.
 	SaveBaseline(ctx context.Context, schemaVersion int64, data []byte, at time.Time) error
+	// DumpTree writes the rows of the tree of customer root (it and every
+	// customer below it) of every table but TreeKept, parents first, in
+	// one consistent read.
+	DumpTree(ctx context.Context, root string, w TableWriter) error
+	// ReplaceTree deletes the rows DumpTree would write and writes what
+	// keep keeps of tables instead, in one transaction. keep is given the
+	// tables of a tree (parents first), the tree's customers and the owned
+	// values of the kept tables (its applications, users, customers). A
+	// row that collides with a row outside the tree is VALIDATION_FAILURE.
+	// It returns how many tables and rows it wrote.
+	ReplaceTree(ctx context.Context, root string, tables []Table, keep TreeFilter, check BooksCheck) (written int, rows int64, err error)
 }
+
+// TreeFilter keeps the rows of tables that belong to the tree (TreeRows).
+type TreeFilter func(schema []TreeTable, tree []string, kept Owned, tables []Table) ([]Table, error)
 
 // BooksCheck reads the books inside the transaction of a reset or restore.
 type BooksCheck func(ctx context.Context, books ledger.BooksReader) error
 
 // State is the result of a reset or a restore.
 type State struct {
+	Scope         Scope
 	SchemaVersion int64
 	Tables        int
 	Rows          int64
@@ -109,9 +124,10 @@ func (s *Service) EnsureBaseline(ctx context.Context) (bool, error) {
 	return true, nil
 }
 
-// Snapshot writes the whole sandbox state to w.
-func (s *Service) Snapshot(ctx context.Context, w io.Writer) error {
-	if _, err := identity.Authorize(ctx, identity.SandboxWhole); err != nil {
+// SnapshotInstance writes the whole sandbox state, every customer's, to
+// w: the operator's.
+func (s *Service) SnapshotInstance(ctx context.Context, w io.Writer) error {
+	if _, err := identity.Authorize(ctx, identity.InstanceControl); err != nil {
 		return err
 	}
 	if err := s.denied(); err != nil {
@@ -126,66 +142,82 @@ func (s *Service) snapshot(ctx context.Context, w io.Writer) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	sw := NewWriter(w, Header{SchemaVersion: version, Engine: s.store.Engine(), TakenAt: clock.Base(s.clock)}) // basetime: a snapshot of every tenant
+	sw := NewWriter(w, Header{SchemaVersion: version, Engine: s.store.Engine(), TakenAt: clock.Base(s.clock), Scope: ScopeInstance}) // basetime: a snapshot of every tenant
 	if err := s.store.DumpTables(ctx, sw); err != nil {
 		return 0, err
 	}
 	return version, sw.Close()
 }
 
-// Check returns nil when the instance allows snapshots (before a download
-// starts streaming).
-func (s *Service) Check() error { return s.denied() }
+// Check returns nil when the instance allows snapshots of scope (before a
+// download starts streaming): a tree's always, the instance's unless the
+// controls are off.
+func (s *Service) Check(scope Scope) error {
+	if scope == ScopeTree {
+		return nil
+	}
+	return s.denied()
+}
 
-// Restore replaces the whole sandbox state with the snapshot file r. A file
-// of another schema version is VALIDATION_FAILURE and changes nothing; so
-// is a file whose books do not balance (ledger.Verify, run on the restored
+// RestoreInstance replaces the whole sandbox state, every customer's, with
+// the snapshot file r: the operator's. A file of another schema version,
+// or a tree's file, is VALIDATION_FAILURE and changes nothing; so is a
+// file whose books do not balance (ledger.Verify, run on the restored
 // tables before they commit): the restore is rolled back.
-func (s *Service) Restore(ctx context.Context, r io.Reader) (State, error) {
-	if _, err := identity.Authorize(ctx, identity.SandboxWhole); err != nil {
+func (s *Service) RestoreInstance(ctx context.Context, r io.Reader) (State, error) {
+	if _, err := identity.Authorize(ctx, identity.InstanceControl); err != nil {
 		return State{}, err
 	}
 	if err := s.denied(); err != nil {
 		return State{}, err
 	}
-	h, tables, err := Read(r)
+	h, tables, version, err := s.readFile(ctx, r)
 	if err != nil {
 		return State{}, err
 	}
+	if h.Scope == ScopeTree {
+		var v errs.Validation
+		v.Add(errs.NotEqual, "scope", "The snapshot is of customer %s's tree, not of the whole instance: restore it with scope=TREE as a user of that customer.", h.CustomerID)
+		return State{}, v.Err()
+	}
+	return s.replace(ctx, version, tables, refuseUnbalanced(s.clock, "The snapshot's books do not balance"))
+}
+
+// readFile reads a snapshot file and checks that it was taken at this
+// database's schema version, which it returns.
+func (s *Service) readFile(ctx context.Context, r io.Reader) (Header, []Table, int64, error) {
+	h, tables, err := Read(r)
+	if err != nil {
+		return h, nil, 0, err
+	}
 	version, err := s.store.SchemaVersion(ctx)
 	if err != nil {
-		return State{}, err
+		return h, nil, 0, err
 	}
 	if h.SchemaVersion != version {
 		var v errs.Validation
 		v.Add(errs.NotEqual, "schemaVersion", "The snapshot was taken at schema version %d; this instance's database is at "+
 			"schema version %d. Restore it on a bankrail whose database is at version %d, or take a new snapshot here.",
 			h.SchemaVersion, version, h.SchemaVersion)
-		return State{}, v.Err()
+		return h, nil, 0, v.Err()
 	}
-	return s.replace(ctx, version, tables, refuseUnbalanced(s.clock, "The snapshot's books do not balance"))
+	return h, tables, version, nil
 }
 
-// Reset brings every table back to the baseline and every sandbox clock
-// back to the wall clock. A baseline whose books do not balance is
-// refused as a snapshot is (Restore), and nothing changes.
-func (s *Service) Reset(ctx context.Context) (State, error) {
-	if _, err := identity.Authorize(ctx, identity.SandboxWhole); err != nil {
+// ResetInstance brings every table back to the baseline and every sandbox
+// clock back to the wall clock: the operator's. A baseline whose books do
+// not balance is refused as a snapshot is (RestoreInstance), and nothing
+// changes.
+func (s *Service) ResetInstance(ctx context.Context) (State, error) {
+	if _, err := identity.Authorize(ctx, identity.InstanceControl); err != nil {
 		return State{}, err
 	}
 	if err := s.denied(); err != nil {
 		return State{}, err
 	}
-	data, found, err := s.store.Baseline(ctx)
+	tables, err := s.baseline(ctx)
 	if err != nil {
 		return State{}, err
-	}
-	if !found {
-		return State{}, errs.E(errs.Conflict, "This database has no baseline to reset to; restart the instance to take one.")
-	}
-	_, tables, err := Read(bytes.NewReader(data))
-	if err != nil {
-		return State{}, fmt.Errorf("read the sandbox baseline: %w", err)
 	}
 	tables = slices.DeleteFunc(tables, func(t Table) bool { return t.Name == ClockTable })
 	version, err := s.store.SchemaVersion(ctx)
@@ -195,13 +227,29 @@ func (s *Service) Reset(ctx context.Context) (State, error) {
 	return s.replace(ctx, version, tables, refuseUnbalanced(s.clock, "The sandbox baseline's books do not balance"))
 }
 
+// baseline reads the stored baseline's tables.
+func (s *Service) baseline(ctx context.Context) ([]Table, error) {
+	data, found, err := s.store.Baseline(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, errs.E(errs.Conflict, "This database has no baseline to reset to; restart the instance to take one.")
+	}
+	_, tables, err := Read(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("read the sandbox baseline: %w", err)
+	}
+	return tables, nil
+}
+
 func (s *Service) replace(ctx context.Context, version int64, tables []Table, check BooksCheck) (State, error) {
 	rows, err := s.store.ReplaceTables(ctx, tables, check)
 	s.forget()
 	if err != nil {
 		return State{}, err
 	}
-	return State{SchemaVersion: version, Tables: len(tables), Rows: rows}, nil
+	return State{Scope: ScopeInstance, SchemaVersion: version, Tables: len(tables), Rows: rows}, nil
 }
 
 // shownDiscrepancies is how many discrepancies a refusal names.

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"modernc.org/sqlite"
@@ -43,6 +44,17 @@ func isUniqueViolation(err error) bool {
 		return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 	}
 	return false
+}
+
+// isConstraintViolation reports any refusal by a constraint (unique,
+// foreign key, not null, check) on either engine.
+func isConstraintViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		return strings.HasPrefix(pgErr.Code, "23")
+	}
+	var sqErr *sqlite.Error
+	return errors.As(err, &sqErr) && sqErr.Code()&0xff == sqlite3.SQLITE_CONSTRAINT
 }
 
 // isDeadlock reports a transaction PostgreSQL aborted to break a deadlock

@@ -15,6 +15,7 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/dbtest"
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/sandbox"
 	"github.com/bankrail/bankrail/internal/store"
@@ -226,10 +227,10 @@ func TestRestoreRefusesBooksThatDoNotBalance(t *testing.T) {
 	t.Parallel()
 	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s, a := booksWithMoney(t, db)
-		ctx := adminContext() // the sandbox service checks its principal
+		ctx := identity.WithPrincipal(adminContext(), identity.Principal{Role: identity.RoleOperator}) // the instance's controls are the operator's
 		svc := sandbox.NewService(s, clock.NewFake(t0), nil, true)
 		var file bytes.Buffer
-		if err := svc.Snapshot(ctx, &file); err != nil {
+		if err := svc.SnapshotInstance(ctx, &file); err != nil {
 			t.Fatal(err)
 		}
 		if err := record(ctx, s, ledgerTx(a, ledger.Incoming, ledger.TxCompleted, 50)); err != nil {
@@ -244,7 +245,7 @@ func TestRestoreRefusesBooksThatDoNotBalance(t *testing.T) {
 			return got.Balance.Available
 		}
 		doctored := doctor(t, file.Bytes(), "ledger_accounts", "available", 600, 601)
-		_, err := svc.Restore(ctx, bytes.NewReader(doctored))
+		_, err := svc.RestoreInstance(ctx, bytes.NewReader(doctored))
 		var e *errs.Error
 		if !errors.As(err, &e) || e.Code != errs.ValidationFailure || len(e.Fields) != 1 ||
 			!strings.Contains(e.Fields[0].Message, "account "+a.ID+" AVAILABLE: cached 601, postings sum to 600") {
@@ -256,7 +257,7 @@ func TestRestoreRefusesBooksThatDoNotBalance(t *testing.T) {
 		if r := verify(t, s); !r.Balanced() || r.Entries != 3 {
 			t.Fatalf("after a refused restore: %+v", r)
 		}
-		if _, err := svc.Restore(ctx, bytes.NewReader(file.Bytes())); err != nil {
+		if _, err := svc.RestoreInstance(ctx, bytes.NewReader(file.Bytes())); err != nil {
 			t.Fatal(err)
 		}
 		if r := verify(t, s); available() != 600 || !r.Balanced() || r.Entries != 2 {

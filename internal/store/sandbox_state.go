@@ -30,8 +30,9 @@ var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline"
 type tableInfo struct {
 	name    string
 	columns []string
-	parents []string    // tables it references (itself excluded)
-	self    [][2]string // its references to itself: (column, referenced column)
+	parents []string      // tables it references (itself excluded)
+	self    [][2]string   // its references to itself: (column, referenced column)
+	refs    []sandbox.Ref // its references to other tables, sorted
 }
 
 // Engine names the database engine.
@@ -88,7 +89,10 @@ func (s *Store) schemaTables(ctx context.Context, q querier) ([]tableInfo, error
 			}
 			if parent == n {
 				t.self = append(t.self, [2]string{from, to})
-			} else if !slices.Contains(t.parents, parent) {
+				continue
+			}
+			t.refs = append(t.refs, sandbox.Ref{Column: from, Parent: parent, ParentColumn: to})
+			if !slices.Contains(t.parents, parent) {
 				t.parents = append(t.parents, parent)
 			}
 		}
@@ -96,6 +100,7 @@ func (s *Store) schemaTables(ctx context.Context, q querier) ([]tableInfo, error
 		if err := rows.Err(); err != nil {
 			return nil, translate(err, "references of "+n)
 		}
+		slices.SortFunc(t.refs, func(a, b sandbox.Ref) int { return strings.Compare(a.Column+a.Parent, b.Column+b.Parent) })
 		byName[n] = t
 	}
 	// Parents first (depth-first, names sorted, so the order is stable).
@@ -158,35 +163,8 @@ func (s *Store) DumpTables(ctx context.Context, w sandbox.TableWriter) error {
 			return err
 		}
 		for _, t := range tables {
-			if err := w.Table(t.name, t.columns); err != nil {
+			if err := dumpRows(ctx, tx, t, "", w); err != nil {
 				return err
-			}
-			cols := make([]string, len(t.columns))
-			for i, c := range t.columns {
-				cols[i] = quote(c)
-			}
-			rows, err := tx.QueryContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM `+quote(t.name)+` ORDER BY 1`)
-			if err != nil {
-				return translate(err, "read table "+t.name)
-			}
-			for rows.Next() {
-				vals := make([]any, len(cols))
-				ptrs := make([]any, len(cols))
-				for i := range vals {
-					ptrs[i] = &vals[i]
-				}
-				if err := rows.Scan(ptrs...); err != nil {
-					rows.Close()
-					return translate(err, "read table "+t.name)
-				}
-				if err := w.Row(vals); err != nil {
-					rows.Close()
-					return err
-				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return translate(err, "read table "+t.name)
 			}
 		}
 		return nil
@@ -247,7 +225,7 @@ func (s *Store) replaceTables(ctx context.Context, tables []sandbox.Table, check
 			}
 			n, err := insertRows(ctx, tx, t, selfOrder(t, info.self))
 			if err != nil {
-				return err
+				return refusedRow(err, t.Name)
 			}
 			written += n
 		}
@@ -267,6 +245,16 @@ func notInSchema(format string, args ...any) error {
 	var v errs.Validation
 	v.Add(errs.InvalidValue, "tables", "The snapshot does not fit this database: "+format+".", args...)
 	return v.Err()
+}
+
+// refusedRow is the refusal of an instance's snapshot whose row the
+// database refused (a null where none may be, a broken reference or check):
+// VALIDATION_FAILURE, not an internal error.
+func refusedRow(err error, table string) error {
+	if !isConstraintViolation(err) {
+		return err
+	}
+	return notInSchema("a row of table %s breaks a constraint (%v)", table, constraintOf(err))
 }
 
 // emptyTables deletes every row of tables, children first. It is the one

@@ -54,6 +54,17 @@ func (p Proxies) ClientAddr(r *http.Request) string {
 	return client
 }
 
+// Trustworthy reports whether ClientAddr(r) is one client's own address,
+// fit to count failures against: always when proxies are trusted (the hop
+// a trusted proxy saw), and without trusted proxies only when r carries no
+// forwarding header. A request that names a forwarding hop without
+// trusted proxies came through a proxy the instance was not told of, or
+// claims to: its peer may be that proxy, shared by everyone behind it, and
+// counting it would let one person lock them all out.
+func (p Proxies) Trustworthy(r *http.Request) bool {
+	return p.Trust || (r.Header.Get("X-Forwarded-For") == "" && r.Header.Get("Forwarded") == "")
+}
+
 // trusted reports whether a is one of the trusted proxies.
 func (p Proxies) trusted(a netip.Addr) bool {
 	for _, n := range p.Networks {

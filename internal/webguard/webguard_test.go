@@ -1,6 +1,7 @@
 package webguard_test
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"testing"
@@ -60,5 +61,32 @@ func TestClientAddr(t *testing.T) {
 				t.Fatalf("ClientAddr = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestTrustworthy: an address is counted against only when it is one
+// client's: through trusted proxies always, without them only when no
+// forwarding header says a proxy (which many may share) sent the request.
+func TestTrustworthy(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name    string
+		proxies webguard.Proxies
+		header  map[string]string
+		want    bool
+	}{
+		{"direct", webguard.Proxies{}, nil, true},
+		{"an untold proxy's X-Forwarded-For", webguard.Proxies{}, map[string]string{"X-Forwarded-For": "198.51.100.7"}, false},
+		{"an untold proxy's Forwarded", webguard.Proxies{}, map[string]string{"Forwarded": "for=198.51.100.7"}, false},
+		{"a trusted proxy", webguard.Proxies{Trust: true, Count: 1}, map[string]string{"X-Forwarded-For": "198.51.100.7"}, true},
+		{"trusted proxies, none in the way", webguard.Proxies{Trust: true, Count: 1}, nil, true},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/oauth", nil)
+		for k, v := range c.header {
+			r.Header.Set(k, v)
+		}
+		if got := c.proxies.Trustworthy(r); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }
