@@ -110,7 +110,9 @@ func Read(r io.Reader) (Report, error) {
 		}
 		switch se.Name.Local {
 		case "GrpHdr":
-			var h struct{ MsgID string `xml:"MsgId"` }
+			var h struct {
+				MsgID string `xml:"MsgId"`
+			}
 			if err := d.DecodeElement(&h, &se); err != nil {
 				return Report{}, fmt.Errorf("pain: read GrpHdr: %w", err)
 			}

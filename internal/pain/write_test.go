@@ -34,9 +34,9 @@ type parsed struct {
 		IBAN    string `xml:"DbtrAcct>Id>IBAN"`
 		Date    string `xml:"ReqdExctnDt>Dt"`
 		Tx      []struct {
-			E2E  string `xml:"PmtId>EndToEndId"`
-			Amt  string `xml:"Amt>InstdAmt"`
-			Nm   string `xml:"Cdtr>Nm"`
+			E2E   string `xml:"PmtId>EndToEndId"`
+			Amt   string `xml:"Amt>InstdAmt"`
+			Nm    string `xml:"Cdtr>Nm"`
 			Ustrd string `xml:"RmtInf>Ustrd"`
 		} `xml:"CdtTrfTxInf"`
 	} `xml:"CstmrCdtTrfInitn>PmtInf"`
