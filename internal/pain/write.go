@@ -224,3 +224,21 @@ func (x *writer) el(name, text string) {
 	}
 	x.raw("</" + name + ">")
 }
+
+// PaymentInfoIDs maps the id of each of ts to the PmtInfId of the block
+// Write puts it in, in a file msgID of exactly ts: what a pain.002 that
+// answers a block (not each transaction) names. The transfers must be as
+// they were written (Write refused none of them).
+func PaymentInfoIDs(msgID string, ts []Instruction) (map[string]string, error) {
+	blocks, _, err := group(ts)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(ts))
+	for i, b := range blocks {
+		for _, t := range b.transfers {
+			out[t.ID] = PaymentInfoID(msgID, i+1)
+		}
+	}
+	return out, nil
+}

@@ -65,6 +65,9 @@ func (s *Service) Settle(ctx context.Context, a SettleArgs) error {
 	if err != nil {
 		return err
 	}
+	if s.files {
+		return s.queue(ctx, f, tx)
+	}
 	to, reason := Failed, errNoBank.Error()
 	if s.bank != nil {
 		ans, err := s.send(ctx, f, tx, a.Scenario)
