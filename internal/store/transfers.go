@@ -71,9 +71,16 @@ func (r transfers) Claim(ctx context.Context, fileID, customerID string, limit i
 	if customerID != "" {
 		only, args = ` AND customer_id = $5`, append(args, customerID)
 	}
-	rows, err := r.q.QueryContext(ctx, `UPDATE transfers SET state = 'FILED', file_id = $1, execution_date = $2, updated_at = $3
-		WHERE id IN (SELECT id FROM transfers WHERE state = 'QUEUED'`+only+` ORDER BY created_at, id LIMIT $4`+r.s.skipLocked()+`)
-		AND state = 'QUEUED' RETURNING `+transferColumns, args...)
+	// The pick is a materialised CTE on PostgreSQL: a subquery with LIMIT
+	// and SKIP LOCKED that the plan rescans would pick other rows each
+	// time (and file more than limit). SQLite evaluates IN (...) once.
+	pick := `SELECT id FROM transfers WHERE state = 'QUEUED'` + only + ` ORDER BY created_at, id LIMIT $4` + r.s.skipLocked()
+	with, in := "", pick
+	if r.s.dialect == Postgres {
+		with, in = `WITH picked AS MATERIALIZED (`+pick+`) `, `SELECT id FROM picked`
+	}
+	rows, err := r.q.QueryContext(ctx, with+`UPDATE transfers SET state = 'FILED', file_id = $1, execution_date = $2, updated_at = $3
+		WHERE id IN (`+in+`) AND state = 'QUEUED' RETURNING `+transferColumns, args...)
 	if err != nil {
 		return nil, translate(err, "queued transfers")
 	}

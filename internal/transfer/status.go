@@ -183,3 +183,16 @@ func (s *Service) Book(ctx context.Context, r Repos, id string, ok bool, reason 
 	}
 	return true, o.Booked(ctx, r, t, ok, reason)
 }
+
+// BookAlone is Book in a unit of work of its own: the sandbox's mock
+// bank books its debits so (it completes what it accepted at once), and
+// so may a caller that has no statement to import with it.
+func (s *Service) BookAlone(ctx context.Context, id string, ok bool, reason string) (bool, error) {
+	var booked bool
+	err := s.inTx(ctx, func(r Repos) error {
+		var err error
+		booked, err = s.Book(ctx, r, id, ok, reason, clock.Base(s.clock)) // basetime: the transfer's row; its owner moves on its tenant's clock
+		return err
+	})
+	return booked, err
+}
