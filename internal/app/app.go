@@ -248,9 +248,11 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		return err
 	}
 	refundBank, _ := connectors.Transfers()
+	a.transfers = a.newTransfers()
 	a.refunds = refund.NewService(refund.Deps{Refunds: a.store.Refunds(), Payments: a.store.Payments(), Accounts: a.store.Ledger(),
 		InTx: store.Transactor[refund.Repos](a.store), Keys: keyGuard, Clock: a.clock, Sandbox: a.cfg.Mode == config.Sandbox,
-		Bank: refundBank, Files: transfers == nil && a.cfg.Mode != config.Sandbox, Log: a.log.With("component", "refunds")})
+		Bank: refundBank, Files: transfers == nil && a.cfg.Mode != config.Sandbox, MockBank: a.mockBankFor(refundBank),
+		Log: a.log.With("component", "refunds")})
 	if err := a.buildJobs(ctx, keyGuard, opts.Jobs, reg); err != nil {
 		return err
 	}

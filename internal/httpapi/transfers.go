@@ -117,4 +117,3 @@ func writeXMLFile(w http.ResponseWriter, f transfer.File) error {
 	_, err := w.Write(f.Body)
 	return err
 }
-

@@ -29,7 +29,8 @@ type Service struct {
 	clock   clock.Clock
 	sandbox bool
 	log     *slog.Logger
-	settler Settler // moves the payments a SETTLEMENT payout settles
+	settler Settler  // moves the payments a SETTLEMENT payout settles
+	mock    MockBank // the sandbox's bank of transfers (nil: payouts are decided directly)
 }
 
 // NewService returns the payout service. In the sandbox (sandbox true) a
@@ -174,7 +175,7 @@ func (s *Service) goOn(ctx context.Context, r Repos, p Payout, now time.Time) er
 	if !s.sandbox {
 		return s.queue(ctx, r, p, now)
 	}
-	return s.settle(ctx, r, p, Processing, p.Outcome, now)
+	return s.decide(ctx, r, p, now)
 }
 
 // settle ends payout p (in status from) in status to: the held money leaves

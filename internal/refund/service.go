@@ -39,6 +39,7 @@ type Service struct {
 	sandbox  bool
 	bank     bank.TransferSender // nil: no bank connector wired
 	files    bool                // refunds leave in pain.001 files (production)
+	mock     FileBank            // the sandbox: the mock bank's answer goes through its files
 	log      *slog.Logger
 }
 
@@ -62,7 +63,12 @@ type Deps struct {
 	// refund's transfer, the bank's pain.002 and debit end it (Transfers).
 	// Bank is then not used.
 	Files bool
-	Log   *slog.Logger // nil: discard
+	// MockBank, in the sandbox, takes the refunds the sandbox's MockBank
+	// answered as pain.001 files and answers them with pain.002 (GET
+	// /sandbox/bank-files): the answer reaches the refund through the
+	// same code as production's. nil: the answer settles it directly.
+	MockBank FileBank
+	Log      *slog.Logger // nil: discard
 }
 
 // NewService returns the refund service.
@@ -72,7 +78,7 @@ func NewService(d Deps) *Service {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{refunds: d.Refunds, payments: d.Payments, accounts: d.Accounts, inTx: d.InTx, keys: d.Keys,
-		clock: d.Clock, sandbox: d.Sandbox, bank: d.Bank, files: d.Files, log: log}
+		clock: d.Clock, sandbox: d.Sandbox, bank: d.Bank, files: d.Files, mock: d.MockBank, log: log}
 }
 
 // Input is one POST /payments/{id}/request-refund.

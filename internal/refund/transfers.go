@@ -30,20 +30,11 @@ func sendable(currency, payerIBAN string) error {
 // queuing twice (the job ran again) changes nothing. The refund stays
 // PENDING until the bank answers (Transfers).
 func (s *Service) queue(ctx context.Context, f Refund, tx ledger.Transaction) error {
-	acct, err := s.accounts.Account(ctx, f.CustomerID, f.AccountID)
+	t, err := s.transferOf(ctx, f, tx)
 	if err != nil {
 		return err
 	}
-	now, err := clock.UnitTime(ctx, s.clock, f.CustomerID)
-	if err != nil {
-		return err
-	}
-	return s.inTx(ctx, func(r Repos) error {
-		return transfer.Queue(ctx, r, transfer.Transfer{ID: f.TransactionID, OwnerID: f.ID, Kind: transfer.KindRefund,
-			CustomerID: f.CustomerID, AccountID: f.AccountID, DebtorIBAN: acct.IBAN, DebtorName: acct.Nickname,
-			CreditorName: tx.Counterparty.Name, CreditorIBAN: tx.Counterparty.IBAN, Amount: f.Amount, Currency: f.Currency,
-			Remittance: f.ExternalReference, CreatedAt: now})
-	})
+	return s.inTx(ctx, func(r Repos) error { return transfer.Queue(ctx, r, t) })
 }
 
 // Transfers is the owner of the refunds' transfers (a transfer.Owner):
@@ -85,4 +76,48 @@ func (o Transfers) end(ctx context.Context, r transfer.Repos, t transfer.Transfe
 		return err
 	}
 	return o.Service.settle(ctx, rr, f, tx, to)
+}
+
+// FileBank is the sandbox's bank of transfers (transfer.MockBank).
+type FileBank interface {
+	Exchange(ctx context.Context, r transfer.Repos, t transfer.Transfer, o transfer.MockOutcome, reason string) error
+}
+
+// transferOf is the transfer of refund f (its ledger transaction tx names
+// the payer).
+func (s *Service) transferOf(ctx context.Context, f Refund, tx ledger.Transaction) (transfer.Transfer, error) {
+	acct, err := s.accounts.Account(ctx, f.CustomerID, f.AccountID)
+	if err != nil {
+		return transfer.Transfer{}, err
+	}
+	now, err := clock.UnitTime(ctx, s.clock, f.CustomerID)
+	if err != nil {
+		return transfer.Transfer{}, err
+	}
+	return transfer.Transfer{ID: f.TransactionID, OwnerID: f.ID, Kind: transfer.KindRefund,
+		CustomerID: f.CustomerID, AccountID: f.AccountID, DebtorIBAN: acct.IBAN, DebtorName: acct.Nickname,
+		CreditorName: tx.Counterparty.Name, CreditorIBAN: tx.Counterparty.IBAN, Amount: f.Amount, Currency: f.Currency,
+		Remittance: f.ExternalReference, CreatedAt: now}, nil
+}
+
+// viaMockBank sends refund f, which the sandbox's bank answered to, as a
+// pain.001 file through the mock bank, whose pain.002 (and booked debit)
+// settle it; false when SEPA cannot carry it (no payer IBAN, not EUR):
+// the answer then settles it directly.
+func (s *Service) viaMockBank(ctx context.Context, f Refund, tx ledger.Transaction, to Status, reason string) (bool, error) {
+	t, err := s.transferOf(ctx, f, tx)
+	if err != nil {
+		return false, err
+	}
+	if t.Sendable() != nil {
+		return false, nil
+	}
+	o := transfer.MockBook
+	switch to {
+	case Failed:
+		o = transfer.MockFail
+	case Rejected:
+		o = transfer.MockReject
+	}
+	return true, s.inTx(ctx, func(r Repos) error { return s.mock.Exchange(ctx, r, t, o, reason) })
 }

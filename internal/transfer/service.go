@@ -1,17 +1,13 @@
 package transfer
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
-	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/pain"
 )
 
@@ -65,14 +61,24 @@ var ErrNoFile = errors.New("no transfer is queued")
 // the files cannot carry (pain.Instruction.Check: a currency other than
 // EUR, an IBAN missing) with a VALIDATION_FAILURE that says why.
 func Queue(ctx context.Context, r Repos, t Transfer) error {
+	if err := t.Sendable(); err != nil {
+		return errs.Wrap(errs.ValidationFailure, err, "The transfer cannot be sent by SEPA credit transfer: %v", err)
+	}
 	if t.ExecutionDate == "" {
 		t.ExecutionDate = t.CreatedAt.Format(time.DateOnly) // the export sets the file's date
 	}
-	if err := t.instruction().Check(); err != nil {
-		return errs.Wrap(errs.ValidationFailure, err, "The transfer cannot be sent by SEPA credit transfer: %v", err)
-	}
 	t.State, t.FileID = Queued, ""
 	return r.Transfers().Queue(ctx, t)
+}
+
+// Sendable reports why t cannot go into a pain.001 file (nil when it
+// can): a currency other than EUR, an IBAN missing or invalid, an amount
+// out of range (pain.Instruction.Check).
+func (t Transfer) Sendable() error {
+	if t.ExecutionDate == "" {
+		t.ExecutionDate = t.CreatedAt.Format(time.DateOnly)
+	}
+	return t.instruction().Check()
 }
 
 // instruction is t as a line of a pain.001.
@@ -92,36 +98,9 @@ func (t Transfer) instruction() pain.Instruction {
 func (s *Service) Export(ctx context.Context, customerID string) (File, error) {
 	var out File
 	err := s.inTx(ctx, func(r Repos) error {
-		now := clock.Base(s.clock) // basetime: a file spans customers (tenants); its time is the instance's
-		f := File{ID: ids.New(), Message: pain.InitiationMessage, Direction: Out, CustomerID: customerID,
-			Currency: pain.Currency, CreatedAt: now.UTC().Truncate(time.Microsecond)}
-		f.MsgID = "BR" + strings.ReplaceAll(f.ID, "-", "") // 34 characters, unique as the id
-		claimed, err := r.Transfers().Claim(ctx, f.ID, customerID, s.cfg.MaxPerFile, f.CreatedAt.Format(time.DateOnly), f.CreatedAt)
-		if err != nil {
-			return err
-		}
-		if len(claimed) == 0 {
-			return ErrNoFile
-		}
-		m := pain.Message{ID: f.MsgID, CreatedAt: f.CreatedAt, Initiator: s.cfg.Initiator, Transfers: make([]pain.Instruction, len(claimed))}
-		for i, t := range claimed {
-			m.Transfers[i] = t.instruction()
-			if m.Transfers[i].DebtorName == "" {
-				m.Transfers[i].DebtorName = s.cfg.Initiator // the provider holds the Connect accounts
-			}
-		}
-		var buf bytes.Buffer
-		buf.Grow(len(claimed) * 700)
-		sum, err := pain.Write(&buf, m)
-		if err != nil {
-			return fmt.Errorf("write the transfer file: %w", err)
-		}
-		f.Count, f.Sum, f.Body = sum.Count, sum.Sum, buf.Bytes()
-		if err := r.Transfers().AddFile(ctx, f); err != nil {
-			return err
-		}
-		out = f
-		return nil
+		var err error
+		out, err = s.export(ctx, r, customerID)
+		return err
 	})
 	if err != nil {
 		return File{}, err
