@@ -48,15 +48,16 @@ func (a *App) buildTransfers() {
 
 // Transfers is the transfer service: the one of a running instance, or
 // for the admin CLI (bankrail transfers ...) one with payout and refund
-// services of its own that settle what the bank answers.
+// services of its own that only settle what the bank answers (the CLI
+// knows no mode: a sandbox's database has no queued transfer, its mock
+// bank files them at once).
 func (a *App) Transfers() *transfer.Service {
 	if a.transfers == nil {
-		sandbox := a.cfg.Mode == config.Sandbox
 		a.transfers = a.newTransfers()
-		payouts := payout.NewService(a.store.Payouts(), store.Transactor[payout.Repos](a.store), nil, a.clock, sandbox,
+		payouts := payout.NewService(a.store.Payouts(), store.Transactor[payout.Repos](a.store), nil, a.clock, false,
 			a.log.With("component", "payouts"))
 		refunds := refund.NewService(refund.Deps{Refunds: a.store.Refunds(), Payments: a.store.Payments(), Accounts: a.store.Ledger(),
-			InTx: store.Transactor[refund.Repos](a.store), Clock: a.clock, Sandbox: sandbox, Files: !sandbox,
+			InTx: store.Transactor[refund.Repos](a.store), Clock: a.clock, Files: true,
 			Log: a.log.With("component", "refunds")})
 		a.transfers.UseOwner(transfer.KindPayout, payout.Transfers{Service: payouts})
 		a.transfers.UseOwner(transfer.KindRefund, refund.Transfers{Service: refunds})
