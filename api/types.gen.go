@@ -2601,7 +2601,7 @@ type BankFile struct {
 	// Amount their sum in minor units (OUT)
 	Amount int64 `json:"amount"`
 
-	// Count the transfers it holds (OUT)
+	// Count the transfers it holds (OUT), or the original file's (IN)
 	Count     int64     `json:"count"`
 	CreatedAt time.Time `json:"createdAt"`
 	Currency  string    `json:"currency"`
@@ -4242,7 +4242,7 @@ type TransferStatusSummary struct {
 	// Pending transfers the report gives no final answer for
 	Pending int64 `json:"pending"`
 
-	// Rejected transfers rejected (their payout or refund REJECTED
+	// Rejected transfers rejected (their payout or refund REJECTED, funds back)
 	Rejected int64 `json:"rejected"`
 
 	// Unchanged transfers answered before
