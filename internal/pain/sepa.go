@@ -43,7 +43,11 @@ func inSEPA(c rune) bool {
 	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
 		return true
 	}
-	return strings.ContainsRune("/-?:().,'+ ", c)
+	switch c {
+	case '/', '-', '?', ':', '(', ')', '.', ',', '\'', '+', ' ':
+		return true
+	}
+	return false
 }
 
 // Text is s in the SEPA basic character set, at most max characters:
@@ -54,6 +58,12 @@ func inSEPA(c rune) bool {
 // the ends are trimmed. It never fails: a transfer is never dropped for a
 // character. The result may be empty (see Name).
 func Text(s string, max int) string {
+	if plain(s) { // the common case: nothing to transliterate
+		if len(s) > max {
+			return strings.TrimRight(s[:max], " ")
+		}
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	space := true // drop leading spaces
@@ -87,6 +97,18 @@ func Text(s string, max int) string {
 		out = strings.TrimRight(out[:max], " ")
 	}
 	return out
+}
+
+// plain reports whether s is already SEPA text: only characters of the
+// set, no space at either end nor two in a row.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 || !inSEPA(rune(c)) || c == ' ' && (i == 0 || i == len(s)-1 || s[i-1] == ' ') {
+			return false
+		}
+	}
+	return true
 }
 
 // Name is a party's name for the file: Text of at most MaxName

@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bankrail/bankrail/internal/iso"
@@ -216,13 +217,22 @@ func (x *writer) raw(s string) {
 	}
 }
 
-// el writes <name>text</name>, text escaped.
+// el writes <name>text</name>, text escaped (SEPA text, ids and dates,
+// which is all Write writes, need none: the check is the cheap part).
 func (x *writer) el(name, text string) {
-	x.raw("<" + name + ">")
-	if x.err == nil {
-		x.err = xml.EscapeText(x.w, []byte(text))
+	x.raw("<")
+	x.raw(name)
+	x.raw(">")
+	if strings.ContainsAny(text, "<>&\"'\r") {
+		if x.err == nil {
+			x.err = xml.EscapeText(x.w, []byte(text))
+		}
+	} else {
+		x.raw(text)
 	}
-	x.raw("</" + name + ">")
+	x.raw("</")
+	x.raw(name)
+	x.raw(">")
 }
 
 // PaymentInfoIDs maps the id of each of ts to the PmtInfId of the block
