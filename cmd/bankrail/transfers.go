@@ -57,7 +57,7 @@ func transfersStatus(fs *flag.FlagSet, stdout io.Writer) func(context.Context, *
 	asJSON := fs.Bool("json", false, "print one JSON object per file, one per line")
 	return func(ctx context.Context, a *app.App) error {
 		if fs.NArg() == 0 {
-			return errors.New("give the pain.002 files to import after the flags: bankrail transfers status FILE...")
+			return errors.New("give the pain.002 files to import after the flags (bankrail transfers status [--json] FILE)")
 		}
 		var failed []error
 		for _, name := range fs.Args() {
