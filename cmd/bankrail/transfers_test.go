@@ -20,7 +20,8 @@ import (
 // TestTransfersExportAndStatus: bankrail transfers export --out DIR writes
 // the queued transfers as one pain.001 named by its MsgId (valid against
 // the XSD), and nothing the second time; bankrail transfers status FILE
-// imports the bank's pain.002 (the same file again changes nothing); a
+// imports the bank's pain.002 (an end-to-end id that is not bankrail's is
+// counted as unknown; the same file again changes nothing); a
 // file that is not a pain.002 exits 1 and names the problem.
 func TestTransfersExportAndStatus(t *testing.T) {
 	t.Parallel()
@@ -63,7 +64,8 @@ func TestTransfersExportAndStatus(t *testing.T) {
 
 		msgID := strings.TrimSuffix(filepath.Base(names[0]), ".xml")
 		var buf bytes.Buffer
-		a := pain.Answer{ID: "BANK-1", CreatedAt: time.Now(), OriginalMsgID: msgID, Group: pain.Status{Code: "ACCP"}}
+		a := pain.Answer{ID: "BANK-1", CreatedAt: time.Now(), OriginalMsgID: msgID, Group: pain.Status{Code: "ACCP"},
+			Transactions: []pain.Transaction{{PaymentInfoID: "X", EndToEndID: "NOT-BANKRAILS", Status: pain.Status{Code: "RJCT"}}}}
 		if err := pain.WriteStatus(&buf, a); err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +76,7 @@ func TestTransfersExportAndStatus(t *testing.T) {
 		status := func(file string) (int, string, string) {
 			return runCmd(t, append(append([]string{"transfers", "status"}, storage...), file)...)
 		}
-		if code, out, errOut := status(answer); code != 0 || !strings.Contains(out, "2 accepted, 0 rejected") {
+		if code, out, errOut := status(answer); code != 0 || !strings.Contains(out, "2 accepted, 0 rejected, 0 pending, 0 unchanged, 1 unknown") {
 			t.Fatalf("status: exit %d %q %q", code, out, errOut)
 		}
 		if code, out, _ := status(answer); code != 0 || !strings.Contains(out, "imported before") {
