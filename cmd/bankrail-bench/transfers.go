@@ -31,6 +31,7 @@ func runTransfers(args []string) error {
 	fs := flag.NewFlagSet("transfers", flag.ContinueOnError)
 	count := fs.Int("count", 10000, "transfers in the file")
 	rounds := fs.Int("rounds", 5, "rounds (the median is reported)")
+	cpuProfile := fs.String("cpu-profile", "", "write a CPU profile of the exports to this file")
 	dbURL := fs.String("database-url", "", "PostgreSQL URL (a fresh schema is made and dropped); empty: SQLite in a temporary directory")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -54,12 +55,17 @@ func runTransfers(args []string) error {
 	write, _ := a.Store().Pools()
 	var exports, refs []time.Duration
 	for range *rounds {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return err
+		}
 		start := time.Now()
 		files, err := a.Transfers().ExportAll(ctx)
 		if err != nil {
 			return err
 		}
 		exports = append(exports, time.Since(start))
+		stop()
 		if len(files) != 1 || files[0].Count != *count {
 			return fmt.Errorf("the export wrote %d files", len(files))
 		}
