@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/dbtest"
 	"github.com/bankrail/bankrail/internal/errs"
-	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/pain"
 	"github.com/bankrail/bankrail/internal/pain/xsdcheck"
@@ -23,11 +21,6 @@ import (
 	"github.com/bankrail/bankrail/internal/transfer"
 	"github.com/bankrail/bankrail/notification"
 )
-
-// operatorContext acts as the instance's operator.
-func operatorContext() context.Context {
-	return identity.WithPrincipal(context.Background(), identity.Principal{Role: identity.RoleOperator})
-}
 
 const beneficiaryIBAN = "FR1420041010050500013M02606"
 

@@ -9,27 +9,10 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/apptest"
-	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/pain"
 	"github.com/bankrail/bankrail/internal/pain/xsdcheck"
 )
-
-// operator is the instance's operator of the fixtures: a user with the
-// role OPERATOR (made as bankrail user create --role OPERATOR does),
-// signing in through the PSP's application.
-var operator = apptest.Login{ClientID: apptest.PSPAdmin.ClientID, ClientSecret: apptest.PSPAdmin.ClientSecret,
-	Username: "ops@provider.test", Password: "ops-password"}
-
-func operatorToken(t *testing.T, env *apptest.Env) string {
-	t.Helper()
-	_, _, err := env.App.Identity().EnsureUser(context.Background(), identity.UserSpec{CustomerID: apptest.PSPID,
-		Username: operator.Username, Password: operator.Password, Role: string(identity.RoleOperator)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return env.Token(t, operator)
-}
 
 var xmlBody = map[string]string{"Content-Type": "application/xml"}
 
@@ -53,7 +36,7 @@ func TestTransferFilesAreForOperators(t *testing.T) {
 				env.Do(t, req).Error(t, http.StatusForbidden, "ACCESS_DENIED")
 			}
 		}
-		ops := operatorToken(t, env)
+		ops := env.Token(t, apptest.Operator)
 		env.Do(t, apptest.Request{Method: "GET", Path: "/payments", Token: ops}).Error(t, http.StatusForbidden, "ACCESS_DENIED")
 
 		a, _, err := env.App.Accounts().EnsureAccount(context.Background(), ledger.AccountSpec{CustomerID: apptest.ShopID, Currency: "EUR", Nickname: "files"})
