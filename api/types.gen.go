@@ -289,6 +289,24 @@ func (e AmendmentStatus) Valid() bool {
 	}
 }
 
+// Defines values for BankFileDirection.
+const (
+	BankFileDirectionIN  BankFileDirection = "IN"
+	BankFileDirectionOUT BankFileDirection = "OUT"
+)
+
+// Valid indicates whether the value is a known member of the BankFileDirection enum.
+func (e BankFileDirection) Valid() bool {
+	switch e {
+	case BankFileDirectionIN:
+		return true
+	case BankFileDirectionOUT:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChannelCurrency.
 const (
 	ChannelCurrencyEUR ChannelCurrency = "EUR"
@@ -2122,6 +2140,24 @@ func (e GetRefundParamsXServiceAPIVersion) Valid() bool {
 	}
 }
 
+// Defines values for ListSandboxBankFilesParamsDirection.
+const (
+	ListSandboxBankFilesParamsDirectionIN  ListSandboxBankFilesParamsDirection = "IN"
+	ListSandboxBankFilesParamsDirectionOUT ListSandboxBankFilesParamsDirection = "OUT"
+)
+
+// Valid indicates whether the value is a known member of the ListSandboxBankFilesParamsDirection enum.
+func (e ListSandboxBankFilesParamsDirection) Valid() bool {
+	switch e {
+	case ListSandboxBankFilesParamsDirectionIN:
+		return true
+	case ListSandboxBankFilesParamsDirectionOUT:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetNotificationChaosParamsXServiceAPIVersion.
 const (
 	GetNotificationChaosParamsXServiceAPIVersionN1 GetNotificationChaosParamsXServiceAPIVersion = "1"
@@ -2236,6 +2272,24 @@ const (
 func (e GetTransactionParamsXServiceAPIVersion) Valid() bool {
 	switch e {
 	case GetTransactionParamsXServiceAPIVersionN1:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListTransferFilesParamsDirection.
+const (
+	ListTransferFilesParamsDirectionIN  ListTransferFilesParamsDirection = "IN"
+	ListTransferFilesParamsDirectionOUT ListTransferFilesParamsDirection = "OUT"
+)
+
+// Valid indicates whether the value is a known member of the ListTransferFilesParamsDirection enum.
+func (e ListTransferFilesParamsDirection) Valid() bool {
+	switch e {
+	case ListTransferFilesParamsDirectionIN:
+		return true
+	case ListTransferFilesParamsDirectionOUT:
 		return true
 	default:
 		return false
@@ -2557,6 +2611,43 @@ type Bank struct {
 	SepaInstant     bool   `json:"sepaInstant"`
 	ShortBranchName string `json:"shortBranchName"`
 }
+
+// BankFile A file exchanged with the bank about transfers (its XML at its download link).
+type BankFile struct {
+	UnderscoreLinks BankFile_Links `json:"_links"`
+
+	// Amount their sum in minor units (OUT)
+	Amount int64 `json:"amount"`
+
+	// Count the transfers it holds (OUT), or the original file's (IN)
+	Count     int64     `json:"count"`
+	CreatedAt time.Time `json:"createdAt"`
+	Currency  string    `json:"currency"`
+
+	// DeliveredAt an OUT file of production: when it was written to the transfers folder
+	DeliveredAt *time.Time `json:"deliveredAt,omitempty"`
+
+	// Direction OUT: bankrail to the bank; IN: the bank's answer
+	Direction BankFileDirection `json:"direction"`
+	ID        string            `json:"id"`
+
+	// Message the ISO 20022 message: pain.001.001.10 or pain.002.001.11
+	Message string `json:"message"`
+
+	// MsgID the document's MsgId (a pain.001's also names the file in the transfers folder)
+	MsgID string `json:"msgId"`
+
+	// Original of an IN file: the MsgId of the pain.001 it answers
+	Original *string `json:"original,omitempty"`
+}
+
+// BankFile_Links defines model for BankFile.Links.
+type BankFile_Links struct {
+	Download Link `json:"download"`
+}
+
+// BankFileDirection OUT: bankrail to the bank; IN: the bank's answer
+type BankFileDirection string
 
 // Beneficiary defines model for Beneficiary.
 type Beneficiary struct {
@@ -4157,6 +4248,34 @@ type TokenResponseExpiresIn int64
 // TokenResponseTokenType defines model for TokenResponse.TokenType.
 type TokenResponseTokenType string
 
+// TransferStatusSummary What importing a pain.002 did.
+type TransferStatusSummary struct {
+	// Accepted transfers now ACCEPTED (waiting for the bank's debit)
+	Accepted int64 `json:"accepted"`
+
+	// Duplicate the same report was imported before; nothing changed
+	Duplicate bool `json:"duplicate"`
+
+	// File the id of the report as a bank file (direction IN)
+	File  string `json:"file"`
+	MsgID string `json:"msgId"`
+
+	// Original the MsgId of the pain.001 it answers
+	Original string `json:"original"`
+
+	// Pending transfers the report gives no final answer for
+	Pending int64 `json:"pending"`
+
+	// Rejected transfers rejected (their payout or refund REJECTED, funds back)
+	Rejected int64 `json:"rejected"`
+
+	// Unchanged transfers answered before
+	Unchanged int64 `json:"unchanged"`
+
+	// Unknown OrgnlEndToEndIds that are not in the original file (nothing is done with them)
+	Unknown []string `json:"unknown"`
+}
+
 // TransferType defines model for TransferType.
 type TransferType string
 
@@ -4944,6 +5063,16 @@ type ListReportsParams struct {
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
+// ListSandboxBankFilesParams defines parameters for ListSandboxBankFiles.
+type ListSandboxBankFilesParams struct {
+	Direction *ListSandboxBankFilesParamsDirection `form:"direction,omitempty" json:"direction,omitempty"`
+	Page      *int64                               `form:"page,omitempty" json:"page,omitempty"`
+	Limit     *int64                               `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListSandboxBankFilesParamsDirection defines parameters for ListSandboxBankFiles.
+type ListSandboxBankFilesParamsDirection string
+
 // ListSandboxInboxParams defines parameters for ListSandboxInbox.
 type ListSandboxInboxParams struct {
 	Page  *int64 `form:"page,omitempty" json:"page,omitempty"`
@@ -5049,6 +5178,16 @@ type GetTransactionParams struct {
 
 // GetTransactionParamsXServiceAPIVersion defines parameters for GetTransaction.
 type GetTransactionParamsXServiceAPIVersion string
+
+// ListTransferFilesParams defines parameters for ListTransferFiles.
+type ListTransferFilesParams struct {
+	Direction *ListTransferFilesParamsDirection `form:"direction,omitempty" json:"direction,omitempty"`
+	Page      *int64                            `form:"page,omitempty" json:"page,omitempty"`
+	Limit     *int64                            `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListTransferFilesParamsDirection defines parameters for ListTransferFiles.
+type ListTransferFilesParamsDirection string
 
 // TestNotificationJSONBody defines parameters for TestNotification.
 type TestNotificationJSONBody = map[string]interface{}

@@ -29,7 +29,8 @@
 // "list" measures page 1 and deep pages of GET /payments at growing sizes;
 // "statements" measures the import of a bank statement (statements.go);
 // "start" measures a fresh sandbox's start time, idle memory and peak
-// memory under concurrent sign-ins (start.go).
+// memory under concurrent sign-ins (start.go); "transfers" writes 10,000
+// transfers into a pain.001 beside a reference (transfers.go).
 package main
 
 import (
@@ -69,6 +70,8 @@ func main() {
 			run = func() error { return runStatements(os.Args[2:]) }
 		case "start":
 			run = func() error { return runStart(os.Args[2:]) }
+		case "transfers":
+			run = func() error { return runTransfers(os.Args[2:]) }
 		}
 	}
 	if err := run(); err != nil {

@@ -59,7 +59,12 @@ var adminCommands = []adminCommand{
 	{"ledger", "verify", "[--json]", ledgerVerifyAbout, ledgerVerify},
 	{"jobs", "dead", "[--json] [--limit N]", jobsDeadAbout, jobsDead},
 	{"jobs", "retry", "--id ID", jobsRetryAbout, jobsRetry},
+	{"transfers", "export", "--out DIR", transfersExportAbout, transfersExport},
+	{"transfers", "status", "[--json] FILE...", transfersStatusAbout, transfersStatus},
 }
+
+// takesFiles are the admin commands that take files after their flags.
+var takesFiles = map[string]bool{"transfers status": true}
 
 // verbsOf lists the commands of noun.
 func verbsOf(noun string) []adminCommand {
@@ -109,7 +114,7 @@ func admin(ctx context.Context, noun string, args []string, stdout, stderr io.Wr
 	fs := newFlagSet(noun+" "+c.verb, fmt.Sprintf("Usage: bankrail %s %s %s\n\n%s\n", noun, c.verb, c.synopsis, c.about))
 	run := c.bind(fs, stdout)
 	storageFlags(fs, &cfg)
-	if err := parse(fs, args[1:]); err != nil {
+	if err := parseWithFiles(fs, args[1:], takesFiles[noun+" "+c.verb]); err != nil {
 		return exitCode(fs, err, stdout, stderr)
 	}
 	return withDatabase(ctx, cfg, stderr, run)

@@ -58,11 +58,15 @@ func (m modeFlag) Set(s string) error {
 
 // parse parses args, then fills every flag not given on the command line from
 // its BANKRAIL_<NAME> environment variable. It returns errHelp after -h.
-func parse(fs *flag.FlagSet, args []string) error {
+func parse(fs *flag.FlagSet, args []string) error { return parseWithFiles(fs, args, false) }
+
+// parseWithFiles is parse that, with files true, leaves the arguments after
+// the flags to the command (fs.Args: the files it reads).
+func parseWithFiles(fs *flag.FlagSet, args []string, files bool) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 && !files {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	return fillFromEnv(fs)

@@ -33,6 +33,7 @@ func TestEverySubcommandHelpShowsItsOwnFlags(t *testing.T) {
 		"account list":   {"-customer", "-currency"}, "account get": {"-id", "-iban"},
 		"ledger verify": {"-json"},
 		"jobs dead":     {"-json", "-limit"}, "jobs retry": {"-id"},
+		"transfers export": {"-out"}, "transfers status": {"-json"},
 	}
 	for _, c := range adminCommands {
 		name := c.noun + " " + c.verb
@@ -65,7 +66,7 @@ func TestEverySubcommandHelpShowsItsOwnFlags(t *testing.T) {
 		}
 	}
 	// A noun alone lists its commands; with --help on stdout and 0.
-	for _, noun := range []string{"customer", "application", "user", "keys", "account", "ledger", "jobs", "statements"} {
+	for _, noun := range []string{"customer", "application", "user", "keys", "account", "ledger", "jobs", "statements", "transfers"} {
 		code, out, _ := runCmd(t, noun, "--help")
 		if code != 0 || !strings.Contains(out, "bankrail "+noun+" ") {
 			t.Errorf("%s --help: exit %d\n%s", noun, code, out)

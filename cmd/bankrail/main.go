@@ -31,6 +31,8 @@ Commands:
   statements    import the bank's statements (camt.053/054), list them and the reconciliation
                 exceptions, resolve one (bankrail statements --help; docs/banking.md)
   banks         check that every bank of the directory answers (bankrail banks check --help)
+  transfers     payouts and refunds out as pain.001 files, the bank's pain.002 answers in
+                (bankrail transfers --help; docs/banking.md)
 
 For merchant developers, against a running instance (docs/cli.md):
   login         store a profile (URL, credentials) that the commands below use
@@ -72,7 +74,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return migrate(ctx, rest, stdout, stderr)
 	case "version", "--version":
 		return version(stdout)
-	case "customer", "application", "user", "keys", "account", "ledger", "jobs":
+	case "customer", "application", "user", "keys", "account", "ledger", "jobs", "transfers":
 		return admin(ctx, cmd, rest, stdout, stderr)
 	case "statements":
 		return statementsCmd(ctx, rest, stdout, stderr)

@@ -54,6 +54,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.Int64Var(&cfg.MaxPaymentMajor, "max-payment-major", cfg.MaxPaymentMajor, "largest payment amount in whole major units of its currency, scaled by each currency's exponent (100000000: 100000000 JPY, 100000000.00 EUR, 100000000.000 BHD)")
 	fs.Int64Var(&cfg.APIRateLimit, "api-rate-limit", cfg.APIRateLimit, "API requests each application may make per --api-rate-window, counted across the instances on one PostgreSQL database; more get 429 with Retry-After (0: no limit)")
 	fs.DurationVar(&cfg.APIRateWindow, "api-rate-window", cfg.APIRateWindow, "the fixed window of --api-rate-limit")
+	fs.StringVar(&cfg.TransfersDir, "transfers-dir", cfg.TransfersDir,
+		"production: the transfers folder (docs/banking.md): payouts and refunds are written as pain.001 files to DIR/out, the bank's pain.002 answers are imported from DIR/status (empty: off; GET /transfer-files and bankrail transfers export still work)")
+	fs.DurationVar(&cfg.TransfersInterval, "transfers-interval", cfg.TransfersInterval, "how often the transfers folder is worked (with --transfers-dir)")
 	fs.DurationVar(&cfg.LedgerVerifyInterval, "ledger-verify-interval", cfg.LedgerVerifyInterval,
 		"how often to verify the books: balances against postings, entries against zero (docs/operations.md)")
 	fs.BoolVar(&cfg.TrustProxyHeaders, "trust-proxy-headers", cfg.TrustProxyHeaders,

@@ -42,6 +42,7 @@ import (
 	"github.com/bankrail/bankrail/internal/statement"
 	"github.com/bankrail/bankrail/internal/store"
 	"github.com/bankrail/bankrail/internal/timedmove"
+	"github.com/bankrail/bankrail/internal/transfer"
 	"github.com/bankrail/bankrail/internal/worker"
 	"github.com/bankrail/bankrail/internal/xs2a"
 	"github.com/bankrail/bankrail/internal/xs2a/aspsp"
@@ -104,8 +105,11 @@ type App struct {
 	aliases  *alias.Service
 	// statements imports bank statements (statements.go)
 	statements *statement.Importer
-	http       *httpapi.Server
-	jobs       *job.Worker
+	// transfers writes the transfer files and applies the bank's answers
+	// (transfers.go); built lazily for the admin CLI.
+	transfers *transfer.Service
+	http      *httpapi.Server
+	jobs      *job.Worker
 
 	adapterDeps []any // what the API and the console were given (httpapi.Deps, dashboard.Deps): AdapterDeps
 
@@ -272,9 +276,11 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		return err
 	}
 	refundBank, _ := connectors.Transfers()
+	a.transfers = a.newTransfers()
 	a.refunds = refund.NewService(refund.Deps{Refunds: a.store.Refunds(), Payments: a.store.Payments(), Accounts: a.store.Ledger(),
 		InTx: store.Transactor[refund.Repos](a.store), Keys: keyGuard, Clock: a.clock, Sandbox: a.cfg.Mode == config.Sandbox,
-		Bank: refundBank, Log: a.log.With("component", "refunds")})
+		Bank: refundBank, Files: transfers == nil && a.cfg.Mode != config.Sandbox, MockBank: a.mockBankFor(refundBank),
+		Log: a.log.With("component", "refunds")})
 	if err := a.buildJobs(ctx, keyGuard, opts.Jobs, reg); err != nil {
 		return err
 	}
@@ -297,6 +303,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.payouts = payout.NewService(a.store.Payouts(), store.Transactor[payout.Repos](a.store), keyGuard, a.clock,
 		a.cfg.Mode == config.Sandbox, a.log.With("component", "payouts"))
 	a.payouts.UseSettlement(a.payments.Lifecycle())
+	a.buildTransfers()
 	a.addTimed(worker.NewPeriodic("payout verification expiry", interval, a.log, func(ctx context.Context) error {
 		_, err := a.payouts.RunExpiry(ctx)
 		return err
@@ -332,6 +339,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Payouts:    a.payouts,
 		Aliases:    a.aliases,
 		Statements: a.statements,
+		Transfers:  a.transfers,
 
 		NotificationSettings: settings,
 		SandboxState:         state,

@@ -88,6 +88,11 @@ var checkedMethods = map[string]identity.Operation{
 	"sandbox.Service.ResetTree":           identity.SandboxTree,
 	"sandbox.Service.RestoreTree":         identity.SandboxTree,
 	"sandbox.Service.SnapshotTree":        identity.SandboxTree,
+	"transfer.Service.File":               identity.BankFilesRead,
+	"transfer.Service.Files":              identity.BankFilesRead,
+	"transfer.Service.ImportStatus":       identity.BankFilesImport,
+	"transfer.Service.SandboxFile":        identity.PaymentRead,
+	"transfer.Service.SandboxFiles":       identity.PaymentRead,
 }
 
 // exemptMethods are the methods an adapter reaches that check no
@@ -151,4 +156,11 @@ var exemptMethods = map[string]string{
 	"store.Store.RecordFailedSignIn":         "authentication: the audit entry of a refused sign-in",
 	"store.Store.Session":                    "authentication: console sessions",
 	"store.Store.TouchSession":               "authentication: console sessions",
+	"transfer.Service.Apply":                 "administration: bankrail transfers status and the transfers folder, on the database (ImportStatus checks for the API)",
+	"transfer.Service.Book":                  "the bank's debit, in the unit of work of the import or of the sandbox's mock bank (no caller)",
+	"transfer.Service.BookAlone":             "the bank's debit, in a unit of work of its own (no caller)",
+	"transfer.Service.Deliver":               "administration and worker: writes the files to the transfers folder",
+	"transfer.Service.Export":                "administration and worker: collects the queued transfers into a file",
+	"transfer.Service.ExportAll":             "administration and worker: collects the queued transfers into files",
+	"transfer.Service.ImportFolder":          "worker: imports the bank's answers in the transfers folder",
 }

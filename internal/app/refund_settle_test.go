@@ -22,6 +22,7 @@ import (
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/seed"
+	"github.com/bankrail/bankrail/internal/transfer"
 	"github.com/bankrail/bankrail/notification"
 )
 
@@ -380,8 +381,9 @@ func (b *realBank) Send(_ context.Context, t bank.Transfer) (bank.TransferAnswer
 // Outside the sandbox refunds settle the same way, through whatever bank
 // connector is wired: a bank that answers PENDING is asked again when it
 // says (on the one clock of production), then its answer settles the
-// refund. Without a connector a refund fails at once: its money comes
-// back and refund_failed is sent (no refund stays PENDING for ever).
+// refund. Without a connector a refund leaves in the next pain.001 file
+// (internal/transfer): its transfer is queued, its money held, and the
+// bank's answer to the file ends it (TestTransfersEndToEndInProduction).
 func TestRefundsSettleInProduction(t *testing.T) {
 	t.Parallel()
 	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
@@ -411,14 +413,17 @@ func TestRefundsSettleInProduction(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		bare := settleApp(t, db, config.Production, base, app.Options{})
-		g := requestRefund(t, bare, settleShopA, paid, 200, false)
-		runJobs(t, bare)
-		if got := refundStatus(t, bare, g); got.Status != refund.Failed {
-			t.Fatalf("without a bank connector: %s", got.Status)
+		files := settleApp(t, db, config.Production, base, app.Options{})
+		g := requestRefund(t, files, settleShopA, paid, 200, false)
+		runJobs(t, files)
+		if got := refundStatus(t, files, g); got.Status != refund.Pending {
+			t.Fatalf("sent in a transfer file: %s", got.Status)
 		}
-		if s := settlementOf(t, bare, g); s.entries != 2 || s.notes[notification.TypeRefundFailed] != 1 || s.balance.Available != 900 || s.balance.Held != 0 {
-			t.Fatalf("failed without a connector: %+v", s)
+		if s := settlementOf(t, files, g); s.entries != 1 || len(s.notes) != 0 || s.balance.Available != 700 || s.balance.Held != 200 {
+			t.Fatalf("queued for the next transfer file: %+v", s)
+		}
+		if tr, err := files.Store().Transfers().Get(adminContext(), g.TransactionID); err != nil || tr.State != transfer.Queued || tr.OwnerID != g.ID {
+			t.Fatalf("its transfer: %+v %v", tr, err)
 		}
 	})
 }

@@ -101,6 +101,7 @@ var noValidCases = map[string]string{
 	"POST /sandbox/restore":                        "a valid body is a snapshot file of this very instance (GET /sandbox/snapshot), which the document cannot give",
 	"POST /statements":                             "a valid body is a bank's camt file, which the document cannot give (TestStatementImportByOperator sends them)",
 	"POST /reconciliation-exceptions/{id}/resolve": "an exception exists only once a statement made one (TestStatementImportByOperator)",
+	"POST /transfer-status":                        "a valid body is the bank's pain.002 answering a file this instance wrote (TestTransferFilesAreForOperators sends one)",
 }
 
 // documentedOperations lists the JSON operations of doc, sorted.

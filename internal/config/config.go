@@ -98,7 +98,17 @@ type Config struct {
 	// and POST /sandbox/restore of the whole instance (scope INSTANCE, to the
 	// operator); a tenant's ADMIN has its own tree's either way.
 	SandboxInstanceControls bool
+
+	// TransfersDir, when set, is the transfers folder of production
+	// (docs/banking.md): every TransfersInterval the queued payouts and
+	// refunds are written as pain.001 files to its out/, and the bank's
+	// pain.002 answers dropped in its status/ are imported.
+	TransfersDir      string
+	TransfersInterval time.Duration
 }
+
+// DefaultTransfersInterval is how often the transfers folder is worked.
+const DefaultTransfersInterval = time.Minute
 
 // DefaultIssuer is the JWT issuer when neither --issuer nor --public-url is
 // set. It must not depend on the listen address: instances sharing a
@@ -138,6 +148,7 @@ func Default() Config {
 		APIRateLimit:          6_000, // 100 a second on average: generous for a merchant's CI (docs/decisions.md)
 		APIRateWindow:         time.Minute,
 		LedgerVerifyInterval:  DefaultLedgerVerifyInterval,
+		TransfersInterval:     DefaultTransfersInterval,
 
 		SandboxInstanceControls: true,
 	}
@@ -212,6 +223,12 @@ func (c *Config) Validate() error {
 		if d <= 0 {
 			add("%s must be positive", name)
 		}
+	}
+	if c.TransfersDir != "" && c.TransfersInterval < time.Second {
+		add("--transfers-interval must be at least 1s, got %s", c.TransfersInterval)
+	}
+	if c.TransfersDir != "" && c.Mode == Sandbox {
+		add("--transfers-dir is for production: the sandbox's mock bank takes the sandbox's transfers (GET /sandbox/bank-files)")
 	}
 	if c.LedgerVerifyInterval < MinLedgerVerifyInterval {
 		add("--ledger-verify-interval must be at least %s, got %s", MinLedgerVerifyInterval, c.LedgerVerifyInterval)

@@ -127,6 +127,12 @@ func (s *Server) routes() {
 		s.handle("GET /reconciliation-exceptions", s.listReconciliationExceptions, needs(identity.BankFilesRead), versioned)
 		s.handle("POST /reconciliation-exceptions/{id}/resolve", s.resolveReconciliationException, needs(identity.BankExceptions), versioned)
 	}
+	// The transfer files exchanged with the bank (operators).
+	if s.Transfers != nil {
+		s.handle("GET /transfer-files", s.listTransferFiles, needs(identity.BankFilesRead))
+		s.handle("GET /transfer-files/{id}", s.getTransferFile, needs(identity.BankFilesRead))
+		s.handle("POST /transfer-status", s.importTransferStatus, needs(identity.BankFilesImport))
+	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)
 	}
@@ -142,6 +148,10 @@ func (s *Server) routes() {
 	// Sandbox controls.
 	if s.Sandbox != nil {
 		s.handle("GET /sandbox/clock", s.sandboxClock, needs(identity.SandboxAct))
+		if s.Transfers != nil {
+			s.handle("GET /sandbox/bank-files", s.listSandboxBankFiles, needs(identity.PaymentRead))
+			s.handle("GET /sandbox/bank-files/{id}", s.getSandboxBankFile, needs(identity.PaymentRead))
+		}
 		s.handle("POST /sandbox/clock/advance", s.advanceSandboxClock, needs(identity.SandboxAct))
 		s.handle("POST /sandbox/clock/reset", s.resetSandboxClock, needs(identity.SandboxAct))
 		if s.Inbox != nil {

@@ -30,6 +30,7 @@ import (
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/sandbox"
 	"github.com/bankrail/bankrail/internal/statement"
+	"github.com/bankrail/bankrail/internal/transfer"
 	"github.com/bankrail/bankrail/internal/webguard"
 )
 
@@ -70,6 +71,7 @@ type Deps struct {
 	Payouts       *payout.Service     // payouts and their account holder verifications
 	Aliases       *alias.Service      // account alias orders and aliases
 	Statements    *statement.Importer // bank statements and reconciliation exceptions (operators)
+	Transfers     *transfer.Service   // transfer files out and the bank's answers (operators; the sandbox's mock bank files)
 
 	NotificationSettings *notify.Settings // webhook chaos (sandbox) and notification secret rotation
 	SandboxState         SandboxState     // reset, snapshot and restore of the whole sandbox (nil in production)

@@ -16,6 +16,7 @@ import (
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/transfer"
 )
 
 // Status is the state of a payout.
@@ -169,6 +170,7 @@ type Repos interface {
 	Ledger() ledger.Repository
 	Outbox() notify.Outbox
 	Idempotency() idempotency.Completer
+	Transfers() transfer.Repository // production: the payout's transfer, for the next pain.001 file
 }
 
 // Transactor runs fn in one unit of work.

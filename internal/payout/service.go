@@ -17,6 +17,7 @@ import (
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/money"
 	"github.com/bankrail/bankrail/internal/paging"
+	"github.com/bankrail/bankrail/internal/transfer"
 	"github.com/google/uuid"
 )
 
@@ -28,7 +29,8 @@ type Service struct {
 	clock   clock.Clock
 	sandbox bool
 	log     *slog.Logger
-	settler Settler // moves the payments a SETTLEMENT payout settles
+	settler Settler  // moves the payments a SETTLEMENT payout settles
+	mock    MockBank // the sandbox's bank of transfers (nil: payouts are decided directly)
 }
 
 // NewService returns the payout service. In the sandbox (sandbox true) a
@@ -112,6 +114,12 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Payout, Verifi
 	if err := v.Err(); err != nil {
 		return Payout{}, Verification{}, err
 	}
+	if !s.sandbox { // production pays out by SEPA credit transfer (pain.001 files): refuse what it cannot carry now
+		b := in.Beneficiary
+		if err := transfer.Covers(in.Currency, "currency", b.IBAN, b.SortCode+b.AccountNumber, "beneficiary.accountIdentifiers.iban"); err != nil {
+			return Payout{}, Verification{}, err
+		}
+	}
 	if in.Amount > acct.Balance.Available {
 		return Payout{}, Verification{}, tooHigh(fmt.Sprintf(" (%d)", acct.Balance.Available))
 	}
@@ -156,17 +164,18 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Payout, Verifi
 	return p, ver, nil
 }
 
-// goOn moves a CREATED payout to PROCESSING and, in the sandbox, on to its
-// outcome.
+// goOn moves a CREATED payout to PROCESSING and queues its transfer for
+// the next pain.001 file (production; the bank's answers end it, see
+// Transfers), or in the sandbox decides it at once by its outcome.
 func (s *Service) goOn(ctx context.Context, r Repos, p Payout, now time.Time) error {
 	p.Status, p.UpdatedAt = Processing, now
 	if err := r.Payouts().Move(ctx, p, Created); err != nil {
 		return err
 	}
 	if !s.sandbox {
-		return nil
+		return s.queue(ctx, r, p, now)
 	}
-	return s.settle(ctx, r, p, Processing, p.Outcome, now)
+	return s.decide(ctx, r, p, now)
 }
 
 // settle ends payout p (in status from) in status to: the held money leaves

@@ -19,6 +19,7 @@ import (
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/transfer"
 )
 
 // Status is the state of a refund.
@@ -92,6 +93,7 @@ type Repos interface {
 	Outbox() notify.Outbox
 	Idempotency() idempotency.Completer
 	Jobs() job.Enqueuer
+	Transfers() transfer.Repository // production: the refund's transfer, for the next pain.001 file
 }
 
 // Transactor runs fn in one unit of work.

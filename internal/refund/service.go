@@ -39,6 +39,8 @@ type Service struct {
 	clock    clock.Clock
 	sandbox  bool
 	bank     bank.TransferSender // nil: no bank connector wired
+	files    bool                // refunds leave in pain.001 files (production)
+	mock     FileBank            // the sandbox: the mock bank's answer goes through its files
 	log      *slog.Logger
 }
 
@@ -57,7 +59,17 @@ type Deps struct {
 	// connector); nil when none is wired: a refund then fails, as no bank
 	// can send it.
 	Bank bank.TransferSender
-	Log  *slog.Logger // nil: discard
+	// Files, when true, sends refunds as transfers in pain.001 files
+	// (internal/transfer; production): the settlement job queues the
+	// refund's transfer, the bank's pain.002 and debit end it (Transfers).
+	// Bank is then not used.
+	Files bool
+	// MockBank, in the sandbox, takes the refunds the sandbox's MockBank
+	// answered as pain.001 files and answers them with pain.002 (GET
+	// /sandbox/bank-files): the answer reaches the refund through the
+	// same code as production's. nil: the answer settles it directly.
+	MockBank FileBank
+	Log      *slog.Logger // nil: discard
 }
 
 // NewService returns the refund service.
@@ -67,7 +79,7 @@ func NewService(d Deps) *Service {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{refunds: d.Refunds, payments: d.Payments, accounts: d.Accounts, inTx: d.InTx, keys: d.Keys,
-		clock: d.Clock, sandbox: d.Sandbox, bank: d.Bank, log: log}
+		clock: d.Clock, sandbox: d.Sandbox, bank: d.Bank, files: d.Files, mock: d.MockBank, log: log}
 }
 
 // Input is one POST /payments/{id}/request-refund.
@@ -229,6 +241,11 @@ func (s *Service) create(ctx context.Context, r Repos, in Input) (Refund, error)
 		CreatedAt: now, UpdatedAt: now}
 	if p.Sender != nil {
 		tx.Counterparty = ledger.Counterparty{Name: p.Sender.Name, IBAN: p.Sender.IBAN}
+	}
+	if s.files {
+		if err := sendable(acct.Currency, tx.Counterparty.IBAN); err != nil {
+			return Refund{}, err
+		}
 	}
 	e, err := ledger.Open(tx, ids.New())
 	if err != nil {

@@ -65,6 +65,9 @@ func (s *Service) Settle(ctx context.Context, a SettleArgs) error {
 	if err != nil {
 		return err
 	}
+	if s.files {
+		return s.queue(ctx, f, tx)
+	}
 	to, reason := Failed, errNoBank.Error()
 	if s.bank != nil {
 		ans, err := s.send(ctx, f, tx, a.Scenario)
@@ -75,6 +78,11 @@ func (s *Service) Settle(ctx context.Context, a SettleArgs) error {
 			return s.askAgain(ctx, f, a, ans.AskAgainAt)
 		}
 		to, reason = statusOf(ans.State), ans.Reason
+		if s.mock != nil {
+			if sent, err := s.viaMockBank(ctx, f, tx, to, reason); sent || err != nil {
+				return err
+			}
+		}
 	}
 	err = s.inTx(ctx, func(r Repos) error { return s.settle(ctx, r, f, tx, to) })
 	if errs.Is(err, errs.Conflict) || errs.Is(err, errs.NotFound) {

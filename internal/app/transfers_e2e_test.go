@@ -1,0 +1,207 @@
+package app_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/pain"
+	"github.com/bankrail/bankrail/internal/pain/xsdcheck"
+	"github.com/bankrail/bankrail/internal/payout"
+	"github.com/bankrail/bankrail/internal/refund"
+	"github.com/bankrail/bankrail/internal/transfer"
+	"github.com/bankrail/bankrail/notification"
+)
+
+const beneficiaryIBAN = "FR1420041010050500013M02606"
+
+// createPayout creates a payout of amount from shop A's account in a and
+// returns it PROCESSING (the verification is a MATCH).
+func createPayout(t *testing.T, a *app.App, amount int64, key string) payout.Payout {
+	t.Helper()
+	resp, err := a.Payouts().Create(adminContext(), payout.Input{ViewerCustomerID: settleShopA, ClientID: "settle-a", IdempotencyKey: key,
+		AccountID: settleAccountA, Amount: amount, Currency: "EUR", PaymentReference: "Auszahlung Nr. " + key, Type: payout.TypePayout,
+		Beneficiary: payout.Beneficiary{Name: "Zoë Bénéficiaire", IBAN: beneficiaryIBAN}},
+		func(p payout.Payout) ([]byte, error) { return json.Marshal(p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := a.Payouts().Get(adminContext(), settleShopA, resp.ResourceID)
+	if err != nil || p.Status != payout.Processing {
+		t.Fatalf("payout %+v %v, want PROCESSING", p.Status, err)
+	}
+	return p
+}
+
+// balanceOf reads shop A's account and checks its cached balance against
+// its postings.
+func balanceOf(t *testing.T, a *app.App) ledger.Balance {
+	t.Helper()
+	ctx := adminContext()
+	acct, err := a.Store().Ledger().Account(ctx, settleShopA, settleAccountA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := a.Store().Ledger().Entries(ctx, settleAccountA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := ledger.Replay(entries)[settleAccountA]; sum != acct.Balance {
+		t.Fatalf("cached balance %+v, postings %+v", acct.Balance, sum)
+	}
+	return acct.Balance
+}
+
+// A payout and a refund go end to end in production: created (held),
+// written to a pain.001 that validates against the official XSD, answered
+// by the bank's pain.002 that rejects one of each (REJECTED, funds back,
+// their notifications) and accepts the others (waiting, held), which the
+// bank's debit then books (COMPLETED, CONFIRMED). The answer again changes
+// nothing; the books balance throughout.
+func TestTransfersEndToEndInProduction(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+		base := clock.NewFake(settleEpoch)
+		sandbox := settleApp(t, db, config.Sandbox, base, app.Options{})
+		paid := receivedPayment(t, sandbox, settleShopA, "settle-a", 1000) // production has no mock bank to receive it
+		if err := sandbox.Close(); err != nil {
+			t.Fatal(err)
+		}
+		prod := settleApp(t, db, config.Production, base, app.Options{})
+		okRefund := requestRefund(t, prod, settleShopA, paid, 100, false)
+		badRefund := requestRefund(t, prod, settleShopA, paid, 200, false)
+		runJobs(t, prod) // the refunds' settlement jobs queue their transfers
+		okPayout := createPayout(t, prod, 150, "p-ok")
+		badPayout := createPayout(t, prod, 250, "p-bad")
+		if b := balanceOf(t, prod); b.Available != 300 || b.Held != 700 {
+			t.Fatalf("after creation: %+v", b)
+		}
+
+		dir := t.TempDir()
+		files, err := prod.ExportTransfers(adminContext(), dir)
+		if err != nil || len(files) != 1 {
+			t.Fatalf("export: %d files, %v", len(files), err)
+		}
+		f, err := prod.Transfers().File(operatorContext(), files[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xsdcheck.Validate(t, "pain.001.001.10.xsd", f.Body)
+		if f.Count != 4 || f.Sum != 700 || f.DeliveredAt.IsZero() && len(files) == 0 {
+			t.Fatalf("file: %d transfers of %d", f.Count, f.Sum)
+		}
+		if again, err := prod.ExportTransfers(adminContext(), dir); err != nil || len(again) != 0 {
+			t.Fatalf("a second export: %d files, %v", len(again), err)
+		}
+
+		answer := bankAnswer(t, f, map[string]string{okRefund.TransactionID: "ACCP", okPayout.ID: "ACSC",
+			badRefund.TransactionID: "RJCT", badPayout.ID: "RJCT"})
+		sum, err := prod.Transfers().ImportStatus(operatorContext(), answer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Accepted != 2 || sum.Rejected != 2 || sum.Duplicate || len(sum.Unknown) != 0 {
+			t.Fatalf("summary %+v", sum)
+		}
+		if g := refundStatus(t, prod, badRefund); g.Status != refund.Rejected {
+			t.Fatalf("rejected refund: %s", g.Status)
+		}
+		if s := settlementOf(t, prod, badRefund); s.entries != 2 || s.notes[notification.TypeRefundRejected] != 1 {
+			t.Fatalf("rejected refund's books: %+v", s)
+		}
+		if p, _ := prod.Payouts().Get(adminContext(), settleShopA, badPayout.ID); p.Status != payout.Rejected {
+			t.Fatalf("rejected payout: %s", p.Status)
+		}
+		if b := balanceOf(t, prod); b.Available != 750 || b.Held != 250 {
+			t.Fatalf("after the answer: %+v, want 750 available, 250 held", b)
+		}
+		if g := refundStatus(t, prod, okRefund); g.Status != refund.Pending {
+			t.Fatalf("accepted refund: %s", g.Status)
+		}
+
+		again, err := prod.Transfers().ImportStatus(operatorContext(), answer)
+		if err != nil || !again.Duplicate {
+			t.Fatalf("the answer again: %+v %v", again, err)
+		}
+		if b := balanceOf(t, prod); b.Available != 750 || b.Held != 250 {
+			t.Fatalf("after the answer again: %+v", b)
+		}
+
+		for _, id := range []string{okRefund.TransactionID, okPayout.ID} { // the camt.054 debit advice's step
+			if booked, err := prod.Transfers().BookAlone(adminContext(), id, true, ""); err != nil || !booked {
+				t.Fatalf("book %s: %v %v", id, booked, err)
+			}
+		}
+		if g := refundStatus(t, prod, okRefund); g.Status != refund.Confirmed {
+			t.Fatalf("booked refund: %s", g.Status)
+		}
+		if p, _ := prod.Payouts().Get(adminContext(), settleShopA, okPayout.ID); p.Status != payout.Completed {
+			t.Fatalf("booked payout: %s", p.Status)
+		}
+		if b := balanceOf(t, prod); b.Available != 750 || b.Held != 0 {
+			t.Fatalf("after the debits: %+v", b)
+		}
+		if _, err := prod.Transfers().BookAlone(adminContext(), badPayout.ID, true, ""); !errs.Is(err, errs.Conflict) {
+			t.Fatalf("booking a rejected transfer: %v", err)
+		}
+	})
+}
+
+// bankAnswer is the bank's pain.002 to file f: each transfer (by its
+// transaction id) with its status code.
+func bankAnswer(t *testing.T, f transfer.File, codes map[string]string) []byte {
+	t.Helper()
+	a := pain.Answer{ID: "BANK-" + f.MsgID[:20], CreatedAt: time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC), OriginalMsgID: f.MsgID,
+		Group: pain.Status{Code: "PART"}}
+	for id, code := range codes {
+		st := pain.Status{Code: code}
+		if code == "RJCT" {
+			st.Reason = "AC04: account closed"
+		}
+		a.Transactions = append(a.Transactions, pain.Transaction{PaymentInfoID: pain.PaymentInfoID(f.MsgID, 1),
+			EndToEndID: pain.EndToEndID(id), Status: st})
+	}
+	var buf bytes.Buffer
+	if err := pain.WriteStatus(&buf, a); err != nil {
+		t.Fatal(err)
+	}
+	xsdcheck.Validate(t, "pain.002.001.11.xsd", buf.Bytes())
+	return buf.Bytes()
+}
+
+// Production refuses at creation what its rail cannot carry: a payout to
+// a sort code and account number (SEPA needs an IBAN) is a 422 that says
+// so, and nothing is held.
+func TestProductionRefusesPayoutsItCannotSend(t *testing.T) {
+	t.Parallel()
+	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+		base := clock.NewFake(settleEpoch)
+		sandbox := settleApp(t, db, config.Sandbox, base, app.Options{})
+		receivedPayment(t, sandbox, settleShopA, "settle-a", 1000)
+		if err := sandbox.Close(); err != nil {
+			t.Fatal(err)
+		}
+		prod := settleApp(t, db, config.Production, base, app.Options{})
+		_, err := prod.Payouts().Create(adminContext(), payout.Input{ViewerCustomerID: settleShopA, ClientID: "settle-a", IdempotencyKey: "uk",
+			AccountID: settleAccountA, Amount: 100, Currency: "EUR", PaymentReference: "r", Type: payout.TypePayout,
+			Beneficiary: payout.Beneficiary{Name: "UK Ltd", SortCode: "040004", AccountNumber: "12345678"}},
+			func(p payout.Payout) ([]byte, error) { return json.Marshal(p) })
+		e, ok := errors.AsType[*errs.Error](err)
+		if !ok || e.Code != errs.ValidationFailure || len(e.Fields) != 1 || e.Fields[0].PropertyPath != "beneficiary.accountIdentifiers.iban" ||
+			!strings.Contains(e.Fields[0].Message, "SEPA") {
+			t.Fatalf("a payout to a sort code in production: %#v", err)
+		}
+		if b := balanceOf(t, prod); b.Available != 1000 || b.Held != 0 {
+			t.Fatalf("after the refusal: %+v", b)
+		}
+	})
+}
