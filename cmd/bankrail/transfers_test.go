@@ -25,7 +25,7 @@ import (
 // file that is not a pain.002 exits 1 and names the problem.
 func TestTransfersExportAndStatus(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		storage, admin := adminOn(t, db)
 		if out := admin("transfers", "export", "--out", t.TempDir()); out != "no transfer to export\n" {
 			t.Fatalf("nothing queued: %q", out)

@@ -69,7 +69,7 @@ func balanceOf(t *testing.T, a *app.App) ledger.Balance {
 // nothing; the books balance throughout.
 func TestTransfersEndToEndInProduction(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		base := clock.NewFake(settleEpoch)
 		sandbox := settleApp(t, db, config.Sandbox, base, app.Options{})
 		paid := receivedPayment(t, sandbox, settleShopA, "settle-a", 1000) // production has no mock bank to receive it
@@ -183,7 +183,7 @@ func bankAnswer(t *testing.T, f transfer.File, codes map[string]string) []byte {
 // so, and nothing is held.
 func TestProductionRefusesPayoutsItCannotSend(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		base := clock.NewFake(settleEpoch)
 		sandbox := settleApp(t, db, config.Sandbox, base, app.Options{})
 		receivedPayment(t, sandbox, settleShopA, "settle-a", 1000)

@@ -22,7 +22,7 @@ import (
 // no pain.002 moves to status/failed with its reason beside it.
 func TestTransfersFolder(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		base := clock.NewFake(settleEpoch)
 		sandbox := settleApp(t, db, config.Sandbox, base, app.Options{})
 		receivedPayment(t, sandbox, settleShopA, "settle-a", 1000)
@@ -81,7 +81,7 @@ func TestTransfersFolder(t *testing.T) {
 // REJECTED as before.
 func TestSandboxRefundGoesThroughTheMockBanksFiles(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		a := settleApp(t, db, config.Sandbox, clock.NewFake(settleEpoch), app.Options{})
 		f := requestRefund(t, a, settleShopA, receivedPayment(t, a, settleShopA, "settle-a", 1000), 250, true)
 		runJobs(t, a)

@@ -44,7 +44,7 @@ func queueTransfers(t *testing.T, s *store.Store, customer string, n int, at tim
 // commit together, and a claim skips the rows another holds.
 func TestTransferExportIsExactlyOnce(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		at := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
@@ -111,7 +111,7 @@ func TestTransferExportIsExactlyOnce(t *testing.T) {
 // the files list and read by direction and visibility.
 func TestTransferQueueIsIdempotentAndFilesList(t *testing.T) {
 	t.Parallel()
-	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
 		s := open(t, db)
 		ctx := context.Background()
 		at := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
