@@ -226,6 +226,24 @@ func tour(t *testing.T, env *apptest.Env, rec *recorder) {
 	}
 	// The bank settles a refund after the request (a job): CONFIRMED soon.
 	eventually(t, "the refund confirmed", func() bool { return must(c.GetRefund(ctx, refund.ID)).Status == api.RefundStatusCONFIRMED })
+	// The refund went to the mock bank as a pain.001 file, answered by a pain.002.
+	var pain001 string
+	for f, err := range c.AllSandboxBankFiles(ctx, &api.ListSandboxBankFilesParams{Direction: client.Ptr(api.ListSandboxBankFilesParamsDirectionOUT)}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Message == "pain.001.001.10" {
+			pain001 = f.ID
+		}
+	}
+	if pain001 == "" {
+		t.Error("the mock bank's files hold no pain.001 of the refund")
+	} else {
+		xml := must(io.ReadAll(must(c.GetSandboxBankFile(ctx, pain001))))
+		if !bytes.Contains(xml, []byte("urn:iso:std:iso:20022:tech:xsd:pain.001.001.10")) || !bytes.Contains(xml, []byte("<EndToEndId>")) {
+			t.Errorf("the pain.001 file: %.300s", xml)
+		}
+	}
 
 	// A payment with a beneficiary, authorised without a browser.
 	p2 := must(c.CreatePayment(ctx, euPayment(700, "Order 2", true), &api.CreatePaymentParams{IdempotencyKey: client.Ptr("order-2")}))

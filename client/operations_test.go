@@ -16,6 +16,13 @@ import (
 
 // helperMethods are the exported methods of *Client that are not an
 // operation (nor the iterator of a paged operation).
+// operatorTag tags the operations of the instance's operator (role
+// OPERATOR: the bank's statements, transfer files and their answers,
+// reconciliation exceptions). The SDK is the merchant's (docs/sdk.md) and
+// has no method for them: the operator has the CLI (bankrail statements,
+// bankrail transfers), the watched folders and the API itself.
+const operatorTag = "Bank"
+
 var helperMethods = []string{"BaseURL", "AdvanceSandboxClockBy", "AmendmentApprovalURL"}
 
 // methodName is the SDK method of an operationId: the same name with an
@@ -54,6 +61,12 @@ func TestEveryOperationHasAMethod(t *testing.T) {
 		for method, op := range item.Operations() {
 			id := op.OperationID
 			seen[id] = true
+			if slices.Contains(op.Tags, operatorTag) {
+				if _, ok := table[id]; ok {
+					t.Errorf("%s is the operator's (tag %s): the SDK has no method for it", id, operatorTag)
+				}
+				continue
+			}
 			got, ok := table[id]
 			if !ok {
 				t.Errorf("%s %s (%s) has no entry in the client's table (client/ops.go)", method, path, id)

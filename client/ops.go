@@ -60,6 +60,8 @@ var (
 	opReceiveSandboxNotification       = op("receiveSandboxNotification", "POST /sandbox/inbox/{clientId}", public|repeatable)
 	opAuthoriseSandboxPayment          = op("authoriseSandboxPayment", "POST /sandbox/payments/{id}/authorise", 0)
 	opGetNotificationChaos             = op("getNotificationChaos", "GET /sandbox/notification-chaos", versioned)
+	opListSandboxBankFiles             = op("listSandboxBankFiles", "GET /sandbox/bank-files", 0)
+	opGetSandboxBankFile               = op("getSandboxBankFile", "GET /sandbox/bank-files/{id}", 0)
 	opSetNotificationChaos             = op("setNotificationChaos", "PUT /sandbox/notification-chaos", versioned|repeatable)
 	opRotateNotificationSecret         = op("rotateNotificationSecret", "POST /notification-secret/rotate", versioned)
 	opResetSandbox                     = op("resetSandbox", "POST /sandbox/reset", versioned|repeatable)

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"io"
 	"iter"
 	"net/http"
 	"time"
@@ -45,6 +46,31 @@ func (c *Client) AllSandboxInbox(ctx context.Context, params *api.ListSandboxInb
 		func(p *api.ListSandboxInboxParams) (*Page[api.SandboxInboxEntry], error) {
 			return c.ListSandboxInbox(ctx, p)
 		})
+}
+
+// ListSandboxBankFiles reads one page of the files the sandbox's mock bank
+// exchanged for the caller's customer tree (pain.001 in, pain.002 out),
+// newest first, without their XML (GetSandboxBankFile).
+func (c *Client) ListSandboxBankFiles(ctx context.Context, params *api.ListSandboxBankFilesParams) (*Page[api.BankFile], error) {
+	return list[api.BankFile](ctx, c, call{op: opListSandboxBankFiles, params: params})
+}
+
+// AllSandboxBankFiles iterates over every page of ListSandboxBankFiles.
+func (c *Client) AllSandboxBankFiles(ctx context.Context, params *api.ListSandboxBankFilesParams) iter.Seq2[api.BankFile, error] {
+	return all(params, func(p *api.ListSandboxBankFilesParams) **int64 { return &p.Page }, nil,
+		func(p *api.ListSandboxBankFilesParams) (*Page[api.BankFile], error) {
+			return c.ListSandboxBankFiles(ctx, p)
+		})
+}
+
+// GetSandboxBankFile downloads one of the mock bank's files: its XML, as
+// the bank received or wrote it. Close it after reading.
+func (c *Client) GetSandboxBankFile(ctx context.Context, id string) (io.ReadCloser, error) {
+	a, err := c.exchange(ctx, call{op: opGetSandboxBankFile, path: []string{id}, accept: "application/xml", stream: true})
+	if err != nil {
+		return nil, err
+	}
+	return a.stream, nil
 }
 
 // ReceiveSandboxNotification posts a notification to the sandbox inbox of

@@ -28,11 +28,11 @@ Commands:
   account       create, list, get Connect accounts   (bankrail account --help)
   ledger        verify the books: balances against postings (bankrail ledger verify --help)
   jobs          dead, retry: list dead jobs, run one again  (bankrail jobs --help)
-  statements    import the bank's statements (camt.053/054), list them and the reconciliation
-                exceptions, resolve one (bankrail statements --help; docs/banking.md)
-  banks         check that every bank of the directory answers (bankrail banks check --help)
-  transfers     payouts and refunds out as pain.001 files, the bank's pain.002 answers in
-                (bankrail transfers --help; docs/banking.md)
+  statements    import, list, exceptions, resolve: the bank's statements (camt.053/054) and
+                the reconciliation exceptions (bankrail statements --help; docs/banking.md)
+  banks         check: does every bank of the directory answer (bankrail banks check --help)
+  transfers     export, status: payouts and refunds out as pain.001 files, the bank's pain.002
+                answers in (bankrail transfers --help; docs/banking.md)
 
 For merchant developers, against a running instance (docs/cli.md):
   login         store a profile (URL, credentials) that the commands below use

@@ -9,15 +9,30 @@ import (
 	"github.com/bankrail/bankrail/internal/dbtest"
 )
 
-// serveFor runs serve with args until it exits or d passes (then it is
-// stopped, as by a signal), and returns its exit code and error output.
-func serveFor(t *testing.T, d time.Duration, args ...string) (code int, stderr string) {
+// serveUntilListening runs serve with args until it exits or, once it has
+// started (its log says "listening"), stops it as a signal would; it
+// returns the exit code and the error output. It waits for the start, not
+// a fixed time, which a busy machine's start may outlast (two minutes at
+// most).
+func serveUntilListening(t *testing.T, args ...string) (code int, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), d)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var out, errOut syncBuffer
-	code = run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), &out, &errOut)
-	return code, errOut.String()
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...), &out, &errOut) }()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case code = <-done:
+			return code, errOut.String()
+		case <-tick.C:
+			if strings.Contains(errOut.String(), "msg=listening") || strings.Contains(out.String(), "msg=listening") {
+				cancel()
+			}
+		}
+	}
 }
 
 // TestTheDatabaseRemembersItsMode: the first serve (or migrate --mode)
@@ -42,7 +57,7 @@ func TestTheDatabaseRemembersItsMode(t *testing.T) {
 		}
 		// A sandbox (the default) refuses the production database: no demo
 		// merchant, no reset over production data.
-		code, errOut := serveFor(t, time.Minute, storage...)
+		code, errOut := serveUntilListening(t, storage...)
 		if code != 1 || !strings.Contains(errOut, "this is a production database, and a sandbox instance refuses it") ||
 			!strings.Contains(errOut, "--convert-to sandbox") {
 			t.Fatalf("sandbox serve on a production database: exit %d\n%s", code, errOut)
@@ -65,7 +80,7 @@ func TestTheDatabaseRemembersItsMode(t *testing.T) {
 			t.Fatalf("migrate --convert-to sandbox: %s", out)
 		}
 		cmd(0, "application", "create", "--customer", shop, "--client-id", "mode-client", "--notification-url", "http://127.0.0.1:9000/n")
-		code, errOut = serveFor(t, time.Minute, append(storage, "--mode", "production")...)
+		code, errOut = serveUntilListening(t, append(storage, "--mode", "production")...)
 		if code != 1 || !strings.Contains(errOut, "this is a sandbox database, and a production instance refuses it") {
 			t.Fatalf("production serve on a sandbox database: exit %d\n%s", code, errOut)
 		}
@@ -84,13 +99,13 @@ func TestServeRecordsItsModeInANewDatabase(t *testing.T) {
 		if code, out, errOut := runCmd(t, append([]string{"migrate"}, storage...)...); code != 0 || !strings.Contains(out, "none recorded yet") {
 			t.Fatalf("migrate: exit %d %s%s", code, out, errOut)
 		}
-		if code, errOut := serveFor(t, 3*time.Second, storage...); code != 0 {
+		if code, errOut := serveUntilListening(t, storage...); code != 0 {
 			t.Fatalf("the first serve: exit %d\n%s", code, errOut)
 		}
 		if code, out, errOut := runCmd(t, append([]string{"migrate"}, storage...)...); code != 0 || !strings.Contains(out, "mode: sandbox") {
 			t.Fatalf("migrate after serve: exit %d %s%s", code, out, errOut)
 		}
-		if code, errOut := serveFor(t, time.Minute, append(storage, "--mode", "production")...); code != 1 ||
+		if code, errOut := serveUntilListening(t, append(storage, "--mode", "production")...); code != 1 ||
 			!strings.Contains(errOut, "this is a sandbox database") {
 			t.Fatalf("production serve after a sandbox: exit %d\n%s", code, errOut)
 		}
