@@ -83,9 +83,12 @@ func TestTransfersEndToEndInProduction(t *testing.T) {
 		okRefund := requestRefund(t, prod, settleShopA, paid, 100, false)
 		badRefund := requestRefund(t, prod, settleShopA, paid, 200, false)
 		runJobs(t, prod) // the refunds' settlement jobs queue their transfers
+		// A refund whose settlement job has not run has no transfer row (as
+		// one made before the transfer files): its debit books it directly.
+		oldRefund := requestRefund(t, prod, settleShopA, paid, 50, false)
 		okPayout := createPayout(t, prod, 150, "p-ok")
 		badPayout := createPayout(t, prod, 250, "p-bad")
-		if b := balanceOf(t, prod); b.Available != 300 || b.Held != 700 {
+		if b := balanceOf(t, prod); b.Available != 250 || b.Held != 750 {
 			t.Fatalf("after creation: %+v", b)
 		}
 
@@ -124,8 +127,8 @@ func TestTransfersEndToEndInProduction(t *testing.T) {
 		if p, _ := prod.Payouts().Get(adminContext(), settleShopA, badPayout.ID); p.Status != payout.Rejected {
 			t.Fatalf("rejected payout: %s", p.Status)
 		}
-		if b := balanceOf(t, prod); b.Available != 750 || b.Held != 250 {
-			t.Fatalf("after the answer: %+v, want 750 available, 250 held", b)
+		if b := balanceOf(t, prod); b.Available != 700 || b.Held != 300 {
+			t.Fatalf("after the answer: %+v, want 700 available, 300 held", b)
 		}
 		if g := refundStatus(t, prod, okRefund); g.Status != refund.Pending {
 			t.Fatalf("accepted refund: %s", g.Status)
@@ -135,7 +138,7 @@ func TestTransfersEndToEndInProduction(t *testing.T) {
 		if err != nil || !again.Duplicate {
 			t.Fatalf("the answer again: %+v %v", again, err)
 		}
-		if b := balanceOf(t, prod); b.Available != 750 || b.Held != 250 {
+		if b := balanceOf(t, prod); b.Available != 700 || b.Held != 300 {
 			t.Fatalf("after the answer again: %+v", b)
 		}
 
@@ -148,9 +151,10 @@ func TestTransfersEndToEndInProduction(t *testing.T) {
 		}
 		advice := camttest.String(54, 8, "DEBITS-1", camttest.Stmt{IBAN: acct.IBAN, Entries: []camttest.Entry{
 			{AcctSvcrRef: "DR-REFUND", Minor: 100, Txs: []camttest.Tx{{EndToEndID: pain.EndToEndID(okRefund.TransactionID)}}},
-			{AcctSvcrRef: "DR-PAYOUT", Minor: 150, Txs: []camttest.Tx{{EndToEndID: pain.EndToEndID(okPayout.ID)}}}}})
+			{AcctSvcrRef: "DR-PAYOUT", Minor: 150, Txs: []camttest.Tx{{EndToEndID: pain.EndToEndID(okPayout.ID)}}},
+			{AcctSvcrRef: "DR-OLD", Minor: 50, Txs: []camttest.Tx{{EndToEndID: pain.EndToEndID(oldRefund.TransactionID)}}}}})
 		xsdcheck.Validate(t, "camt.054.001.08.xsd", []byte(advice))
-		if s := importDoc(t, prod, "advice.xml", advice); s.OutgoingConfirmed != 2 || s.Exceptions != 0 || len(s.Rejected) != 0 {
+		if s := importDoc(t, prod, "advice.xml", advice); s.OutgoingConfirmed != 3 || s.Exceptions != 0 || len(s.Rejected) != 0 {
 			t.Fatalf("debit advice %+v", s)
 		}
 		for _, id := range []string{okRefund.TransactionID, okPayout.ID} {
@@ -161,8 +165,18 @@ func TestTransfersEndToEndInProduction(t *testing.T) {
 				t.Fatalf("book %s again: %v %v, want nothing done", id, booked, err)
 			}
 		}
+		if _, err := prod.Store().Transfers().Get(adminContext(), oldRefund.TransactionID); !errs.Is(err, errs.NotFound) {
+			t.Fatalf("the refund without a transfer has one after its debit: %v", err)
+		}
+		runJobs(t, prod) // its settlement job, late, sends nothing
+		if _, err := prod.Store().Transfers().Get(adminContext(), oldRefund.TransactionID); !errs.Is(err, errs.NotFound) {
+			t.Fatalf("a booked refund's late job queued a transfer: %v", err)
+		}
 		checkBooked := func(when string) {
 			t.Helper()
+			if g := refundStatus(t, prod, oldRefund); g.Status != refund.Confirmed {
+				t.Fatalf("%s: refund without a transfer %s", when, g.Status)
+			}
 			if g := refundStatus(t, prod, okRefund); g.Status != refund.Confirmed {
 				t.Fatalf("%s: booked refund %s", when, g.Status)
 			}
@@ -172,8 +186,8 @@ func TestTransfersEndToEndInProduction(t *testing.T) {
 			if p, _ := prod.Payouts().Get(adminContext(), settleShopA, okPayout.ID); p.Status != payout.Completed {
 				t.Fatalf("%s: booked payout %s", when, p.Status)
 			}
-			if b := balanceOf(t, prod); b.Available != 750 || b.Held != 0 {
-				t.Fatalf("%s: %+v, want 750 available, 0 held", when, b)
+			if b := balanceOf(t, prod); b.Available != 700 || b.Held != 0 {
+				t.Fatalf("%s: %+v, want 700 available, 0 held", when, b)
 			}
 		}
 		checkBooked("after the debits")
@@ -189,7 +203,7 @@ func TestTransfersEndToEndInProduction(t *testing.T) {
 			t.Fatalf("a late rejection: %+v", late)
 		}
 		checkBooked("after a late rejection")
-		if again := importDoc(t, prod, "advice-again.xml", advice); again.Duplicates != 2 || again.OutgoingConfirmed != 0 {
+		if again := importDoc(t, prod, "advice-again.xml", advice); again.Duplicates != 3 || again.OutgoingConfirmed != 0 {
 			t.Fatalf("the advice again: %+v", again)
 		}
 		checkBooked("after the advice again")
