@@ -4269,6 +4269,9 @@ type TransferStatusSummary struct {
 	// Rejected transfers rejected (their payout or refund REJECTED, funds back)
 	Rejected int64 `json:"rejected"`
 
+	// RejectedAfterBooking transfers the report rejects whose debit the bank's statement had booked already: nothing changes (counted as unchanged), an operator asks the bank
+	RejectedAfterBooking []string `json:"rejectedAfterBooking"`
+
 	// Unchanged transfers answered before
 	Unchanged int64 `json:"unchanged"`
 

@@ -12,14 +12,26 @@ import (
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/statement"
 	"github.com/bankrail/bankrail/internal/store"
+	"github.com/bankrail/bankrail/internal/transfer"
 )
 
 // buildStatements creates the statement importer over the payment, payout
 // and refund services; in the sandbox, POST /payin's funds go through it
 // as camt.054 credit advices (statement.Payins).
+//
+// The debits of payouts and refunds that left as transfer files are
+// booked through the transfer service (one path: the transfer row and its
+// owner end together); OpenStatements, which has none, gets one whose
+// owners are its own payouts and refunds.
 func (a *App) buildStatements() error {
+	if a.transfers == nil {
+		a.transfers = a.newTransfers()
+		a.transfers.UseOwner(transfer.KindPayout, payout.Transfers{Service: a.payouts})
+		a.transfers.UseOwner(transfer.KindRefund, refund.Transfers{Service: a.refunds})
+	}
 	im, err := statement.New(statement.Deps{InTx: store.Transactor[statement.Repos](a.store), Reads: a.store.Statements(),
-		Credit: a.payments, Payouts: a.payouts, Refunds: a.refunds, Clock: a.clock, Log: a.log.With("component", "statements")})
+		Credit: a.payments, Payouts: a.payouts, Refunds: a.refunds, Transfers: a.transfers, Clock: a.clock,
+		Log: a.log.With("component", "statements")})
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/payout"
 	"github.com/bankrail/bankrail/internal/statement"
+	"github.com/bankrail/bankrail/internal/transfer"
 )
 
 // operatorContext acts as the instance's operator.
@@ -107,6 +108,11 @@ func TestStatementBooksPayoutsAndTheirReturns(t *testing.T) {
 		}
 		if st := payoutStatus(t, a, back); st != payout.Failed {
 			t.Fatalf("returned payout is %s", st)
+		}
+		for _, id := range []string{paid, back} { // booked through their transfers (queued in production)
+			if tr, err := a.Store().Transfers().Get(adminContext(), id); err != nil || tr.State != transfer.Booked {
+				t.Fatalf("transfer of payout %s: %s %v, want BOOKED", id, tr.State, err)
+			}
 		}
 		if got := booked(t, a, acct.ID); got != 9000 {
 			t.Fatalf("ledger %d, want 9000", got)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/camt/camttest"
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/dbtest"
@@ -65,8 +66,10 @@ func balanceOf(t *testing.T, a *app.App) ledger.Balance {
 // written to a pain.001 that validates against the official XSD, answered
 // by the bank's pain.002 that rejects one of each (REJECTED, funds back,
 // their notifications) and accepts the others (waiting, held), which the
-// bank's debit then books (COMPLETED, CONFIRMED). The answer again changes
-// nothing; the books balance throughout.
+// bank's camt.054 debit advice then books through the statement importer
+// (transfer rows BOOKED, owners COMPLETED, CONFIRMED). The answer again,
+// the advice again and a rejection after the debits change nothing; the
+// books balance throughout.
 func TestTransfersEndToEndInProduction(t *testing.T) {
 	t.Parallel()
 	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
@@ -80,9 +83,12 @@ func TestTransfersEndToEndInProduction(t *testing.T) {
 		okRefund := requestRefund(t, prod, settleShopA, paid, 100, false)
 		badRefund := requestRefund(t, prod, settleShopA, paid, 200, false)
 		runJobs(t, prod) // the refunds' settlement jobs queue their transfers
+		// A refund whose settlement job has not run has no transfer row (as
+		// one made before the transfer files): its debit books it directly.
+		oldRefund := requestRefund(t, prod, settleShopA, paid, 50, false)
 		okPayout := createPayout(t, prod, 150, "p-ok")
 		badPayout := createPayout(t, prod, 250, "p-bad")
-		if b := balanceOf(t, prod); b.Available != 300 || b.Held != 700 {
+		if b := balanceOf(t, prod); b.Available != 250 || b.Held != 750 {
 			t.Fatalf("after creation: %+v", b)
 		}
 
@@ -121,8 +127,8 @@ func TestTransfersEndToEndInProduction(t *testing.T) {
 		if p, _ := prod.Payouts().Get(adminContext(), settleShopA, badPayout.ID); p.Status != payout.Rejected {
 			t.Fatalf("rejected payout: %s", p.Status)
 		}
-		if b := balanceOf(t, prod); b.Available != 750 || b.Held != 250 {
-			t.Fatalf("after the answer: %+v, want 750 available, 250 held", b)
+		if b := balanceOf(t, prod); b.Available != 700 || b.Held != 300 {
+			t.Fatalf("after the answer: %+v, want 700 available, 300 held", b)
 		}
 		if g := refundStatus(t, prod, okRefund); g.Status != refund.Pending {
 			t.Fatalf("accepted refund: %s", g.Status)
@@ -132,24 +138,75 @@ func TestTransfersEndToEndInProduction(t *testing.T) {
 		if err != nil || !again.Duplicate {
 			t.Fatalf("the answer again: %+v %v", again, err)
 		}
-		if b := balanceOf(t, prod); b.Available != 750 || b.Held != 250 {
+		if b := balanceOf(t, prod); b.Available != 700 || b.Held != 300 {
 			t.Fatalf("after the answer again: %+v", b)
 		}
 
-		for _, id := range []string{okRefund.TransactionID, okPayout.ID} { // the camt.054 debit advice's step
-			if booked, err := prod.Transfers().BookAlone(adminContext(), id, true, ""); err != nil || !booked {
-				t.Fatalf("book %s: %v %v", id, booked, err)
+		// The bank's camt.054 debit advice books the accepted ones through
+		// the statement importer: their transfer rows BOOKED, their owners
+		// ended by them.
+		acct, err := prod.Store().Ledger().Account(adminContext(), settleShopA, settleAccountA)
+		if err != nil {
+			t.Fatal(err)
+		}
+		advice := camttest.String(54, 8, "DEBITS-1", camttest.Stmt{IBAN: acct.IBAN, Entries: []camttest.Entry{
+			{AcctSvcrRef: "DR-REFUND", Minor: 100, Txs: []camttest.Tx{{EndToEndID: pain.EndToEndID(okRefund.TransactionID)}}},
+			{AcctSvcrRef: "DR-PAYOUT", Minor: 150, Txs: []camttest.Tx{{EndToEndID: pain.EndToEndID(okPayout.ID)}}},
+			{AcctSvcrRef: "DR-OLD", Minor: 50, Txs: []camttest.Tx{{EndToEndID: pain.EndToEndID(oldRefund.TransactionID)}}}}})
+		xsdcheck.Validate(t, "camt.054.001.08.xsd", []byte(advice))
+		if s := importDoc(t, prod, "advice.xml", advice); s.OutgoingConfirmed != 3 || s.Exceptions != 0 || len(s.Rejected) != 0 {
+			t.Fatalf("debit advice %+v", s)
+		}
+		for _, id := range []string{okRefund.TransactionID, okPayout.ID} {
+			if tr, err := prod.Store().Transfers().Get(adminContext(), id); err != nil || tr.State != transfer.Booked {
+				t.Fatalf("transfer %s after its debit: %s %v", id, tr.State, err)
+			}
+			if booked, err := prod.Transfers().BookAlone(adminContext(), id, true, ""); err != nil || booked {
+				t.Fatalf("book %s again: %v %v, want nothing done", id, booked, err)
 			}
 		}
-		if g := refundStatus(t, prod, okRefund); g.Status != refund.Confirmed {
-			t.Fatalf("booked refund: %s", g.Status)
+		if _, err := prod.Store().Transfers().Get(adminContext(), oldRefund.TransactionID); !errs.Is(err, errs.NotFound) {
+			t.Fatalf("the refund without a transfer has one after its debit: %v", err)
 		}
-		if p, _ := prod.Payouts().Get(adminContext(), settleShopA, okPayout.ID); p.Status != payout.Completed {
-			t.Fatalf("booked payout: %s", p.Status)
+		runJobs(t, prod) // its settlement job, late, sends nothing
+		if _, err := prod.Store().Transfers().Get(adminContext(), oldRefund.TransactionID); !errs.Is(err, errs.NotFound) {
+			t.Fatalf("a booked refund's late job queued a transfer: %v", err)
 		}
-		if b := balanceOf(t, prod); b.Available != 750 || b.Held != 0 {
-			t.Fatalf("after the debits: %+v", b)
+		checkBooked := func(when string) {
+			t.Helper()
+			if g := refundStatus(t, prod, oldRefund); g.Status != refund.Confirmed {
+				t.Fatalf("%s: refund without a transfer %s", when, g.Status)
+			}
+			if g := refundStatus(t, prod, okRefund); g.Status != refund.Confirmed {
+				t.Fatalf("%s: booked refund %s", when, g.Status)
+			}
+			if s := settlementOf(t, prod, okRefund); s.entries != 2 || s.notes[notification.TypeRefundConfirmed] != 1 {
+				t.Fatalf("%s: booked refund's books %+v", when, s)
+			}
+			if p, _ := prod.Payouts().Get(adminContext(), settleShopA, okPayout.ID); p.Status != payout.Completed {
+				t.Fatalf("%s: booked payout %s", when, p.Status)
+			}
+			if b := balanceOf(t, prod); b.Available != 700 || b.Held != 0 {
+				t.Fatalf("%s: %+v, want 700 available, 0 held", when, b)
+			}
 		}
+		checkBooked("after the debits")
+
+		// A rejection the bank sends after it booked the debits changes
+		// nothing, and says so.
+		late, err := prod.Transfers().ImportStatus(operatorContext(), bankAnswerID(t, "LATE-"+f.MsgID[:20], f,
+			map[string]string{okRefund.TransactionID: "RJCT", okPayout.ID: "RJCT"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if late.Rejected != 0 || late.Unchanged+late.Pending != 4 || late.Duplicate || len(late.RejectedAfterBooking) != 2 {
+			t.Fatalf("a late rejection: %+v", late)
+		}
+		checkBooked("after a late rejection")
+		if again := importDoc(t, prod, "advice-again.xml", advice); again.Duplicates != 3 || again.OutgoingConfirmed != 0 {
+			t.Fatalf("the advice again: %+v", again)
+		}
+		checkBooked("after the advice again")
 		if _, err := prod.Transfers().BookAlone(adminContext(), badPayout.ID, true, ""); !errs.Is(err, errs.Conflict) {
 			t.Fatalf("booking a rejected transfer: %v", err)
 		}
@@ -160,7 +217,13 @@ func TestTransfersEndToEndInProduction(t *testing.T) {
 // transaction id) with its status code.
 func bankAnswer(t *testing.T, f transfer.File, codes map[string]string) []byte {
 	t.Helper()
-	a := pain.Answer{ID: "BANK-" + f.MsgID[:20], CreatedAt: time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC), OriginalMsgID: f.MsgID,
+	return bankAnswerID(t, "BANK-"+f.MsgID[:20], f, codes)
+}
+
+// bankAnswerID is bankAnswer with the report's MsgId id.
+func bankAnswerID(t *testing.T, id string, f transfer.File, codes map[string]string) []byte {
+	t.Helper()
+	a := pain.Answer{ID: id, CreatedAt: time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC), OriginalMsgID: f.MsgID,
 		Group: pain.Status{Code: "PART"}}
 	for id, code := range codes {
 		st := pain.Status{Code: code}

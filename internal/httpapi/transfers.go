@@ -91,7 +91,7 @@ func (s *Server) importTransferStatus(w http.ResponseWriter, r *http.Request) er
 	}
 	writeJSON(w, http.StatusCreated, api.TransferStatusSummary{File: sum.File, MsgID: sum.MsgID, Original: sum.Original,
 		Accepted: int64(sum.Accepted), Rejected: int64(sum.Rejected), Pending: int64(sum.Pending), Unchanged: int64(sum.Unchanged),
-		Unknown: sum.Unknown, Duplicate: sum.Duplicate})
+		Unknown: sum.Unknown, RejectedAfterBooking: sum.RejectedAfterBooking, Duplicate: sum.Duplicate})
 	return nil
 }
 

@@ -182,9 +182,11 @@ func (s *Service) settle(ctx context.Context, r Repos, f Refund, tx ledger.Trans
 // Booked ends the PENDING refund whose ledger transaction is tx as the
 // bank's statement reports it, inside the caller's unit of work r: the
 // bank's debit confirms it (returned false), a transfer the payer's bank
-// returned rejects it (REJECTED, its amount back on the account and on the
-// payment's refundable total); its notification is written. The statement
-// importer calls it.
+// returned fails it (FAILED, its amount back on the account and on the
+// payment's refundable total, as a return booked through its transfer
+// does: docs/decisions.md, "One booking of the bank's debits"); its
+// notification is written. The statement importer calls it for a refund
+// that has no transfer row.
 func (s *Service) Booked(ctx context.Context, r Repos, tx ledger.Transaction, returned bool) error {
 	f, err := r.Refunds().OfTransaction(ctx, tx.CustomerID, tx.ID)
 	if err != nil {
@@ -195,7 +197,7 @@ func (s *Service) Booked(ctx context.Context, r Repos, tx ledger.Transaction, re
 	}
 	to := Confirmed
 	if returned {
-		to = Rejected
+		to = Failed
 	}
 	return s.settle(ctx, r, f, tx, to)
 }

@@ -140,8 +140,29 @@ func (im *Importer) debit(ctx context.Context, r Repos, p pending, t camt.Transa
 	return im.book(ctx, r, tx, false, now)
 }
 
-// book ends payout or refund tx as the bank reports it.
+// book ends payout or refund tx as the bank reports it, in the entry's
+// unit of work r. A transaction that left as a transfer file (it has a
+// transfer row, the same id) is booked through the transfers
+// (TransferBooker): the row moves to BOOKED and its owner ends with it,
+// so a later pain.002 cannot contradict the debit. One without a row (a
+// payout or refund decided before the transfers existed, or by a sandbox
+// path without a file) is ended by its owner directly, as before. A
+// return ends either FAILED with its funds back (docs/decisions.md,
+// "One booking of the bank's debits").
 func (im *Importer) book(ctx context.Context, r Repos, tx ledger.Transaction, returned bool, now time.Time) error {
+	if im.d.Transfers != nil {
+		switch _, err := r.Transfers().Get(ctx, tx.ID); {
+		case err == nil:
+			reason := ""
+			if returned {
+				reason = "returned: the bank's statement reports the transfer back"
+			}
+			_, err = im.d.Transfers.Book(ctx, r, tx.ID, !returned, reason, now)
+			return err
+		case !errs.Is(err, errs.NotFound):
+			return err
+		}
+	}
 	if tx.Type == ledger.TypeRefund {
 		return im.d.Refunds.Booked(ctx, r, tx, returned)
 	}

@@ -45,9 +45,13 @@ type Deps struct {
 	Credit  Crediter
 	Payouts PayoutBooker
 	Refunds RefundBooker
-	Clock   clock.Clock
-	Log     *slog.Logger
-	Config  Config
+	// Transfers, when set, books the debits of payouts and refunds that
+	// left as transfer files (their transfer row); the others go to
+	// Payouts and Refunds.
+	Transfers TransferBooker
+	Clock     clock.Clock
+	Log       *slog.Logger
+	Config    Config
 	// Progress, when set, is told after each committed unit of work how
 	// many entries of the file have been applied so far (progress logs,
 	// the crash test).

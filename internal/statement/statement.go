@@ -17,6 +17,7 @@ import (
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/payout"
 	"github.com/bankrail/bankrail/internal/refund"
+	"github.com/bankrail/bankrail/internal/transfer"
 )
 
 // Summary is what importing one file did (the shape; the JSON of
@@ -166,6 +167,13 @@ type Crediter interface {
 // PayoutBooker ends a payout as the bank reports it (payout.Service.Booked).
 type PayoutBooker interface {
 	Booked(ctx context.Context, r payout.Repos, tx ledger.Transaction, returned bool, now time.Time) error
+}
+
+// TransferBooker books the bank's debit of a transfer bankrail filed
+// (transfer.Service.Book): the transfer row and its owner end together,
+// in the unit of work r of the entry.
+type TransferBooker interface {
+	Book(ctx context.Context, r transfer.Repos, id string, ok bool, reason string, now time.Time) (bool, error)
 }
 
 // RefundBooker ends a refund as the bank reports it (refund.Service.Booked).

@@ -26,6 +26,11 @@ type Summary struct {
 	// Unknown lists the OrgnlEndToEndIds the report names that are not in
 	// the original file: nothing is done with them.
 	Unknown []string `json:"unknown"`
+	// RejectedAfterBooking lists the transfers the report rejects whose
+	// debit the bank had booked already (a statement came first): nothing
+	// is done with them (they count as unchanged); an operator asks the
+	// bank.
+	RejectedAfterBooking []string `json:"rejectedAfterBooking"`
 	// Duplicate is true when this very report was imported before: nothing
 	// changed.
 	Duplicate bool `json:"duplicate"`
@@ -62,7 +67,7 @@ func (s *Service) Apply(ctx context.Context, body []byte) (Summary, error) {
 	}
 	var sum Summary
 	err = s.inTx(ctx, func(r Repos) error {
-		sum = Summary{MsgID: rep.MsgID, Original: rep.OriginalMsgID, Unknown: []string{}}
+		sum = Summary{MsgID: rep.MsgID, Original: rep.OriginalMsgID, Unknown: []string{}, RejectedAfterBooking: []string{}}
 		now := clock.Base(s.clock).UTC().Truncate(time.Microsecond) // basetime: a bank file's time is the instance's
 		in := File{ID: ids.New(), MsgID: rep.MsgID, Message: pain.StatusMessage, Direction: In, CustomerID: orig.CustomerID,
 			Original: orig.MsgID, Count: orig.Count, Sum: orig.Sum, Currency: orig.Currency, Body: body, CreatedAt: now}
@@ -152,6 +157,14 @@ func (s *Service) answer(ctx context.Context, r Repos, t Transfer, st pain.Statu
 			return fmt.Errorf("no owner of %s transfers is wired", t.Kind)
 		}
 		return o.Rejected(ctx, r, t, reason)
+	case outcome == pain.Rejected && t.State == Booked:
+		// The bank's debit was booked first (camt.054 / camt.053): the
+		// money left, the owner is ended; a late rejection cannot undo it.
+		s.log.Warn("transfer status report rejects a transfer already booked: unchanged", "transfer", t.ID,
+			"kind", t.Kind, "owner", t.OwnerID, "reason", st.Reason, "report", sum.MsgID)
+		sum.Unchanged++
+		sum.RejectedAfterBooking = append(sum.RejectedAfterBooking, t.ID)
+		return nil
 	}
 	sum.Unchanged++
 	return nil
