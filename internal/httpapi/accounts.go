@@ -70,10 +70,10 @@ func (s *Server) listAccountTransactions(w http.ResponseWriter, r *http.Request)
 			return errs.E(errs.InvalidQueryParam, "status %q is not a transaction status (e.g. PROCESSING, COMPLETED).", v)
 		}
 	}
-	if f.CreatedFrom, err = timeParam(q.Get("createdAt[gte]"), "createdAt[gte]"); err != nil {
+	if f.CreatedFrom, err = timeParam(q, "createdAt[gte]"); err != nil {
 		return err
 	}
-	if f.CreatedTo, err = timeParam(q.Get("createdAt[lte]"), "createdAt[lte]"); err != nil {
+	if f.CreatedTo, err = timeParam(q, "createdAt[lte]"); err != nil {
 		return err
 	}
 	pg, err := s.Accounts.ListTransactions(r.Context(), principal(r).CustomerID, r.PathValue("id"), f)

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -97,14 +96,11 @@ func notificationFilter(r *http.Request) (notify.Filter, error) {
 		}
 		f.Status = st
 	}
-	for name, dst := range map[string]*time.Time{"createdAt[gte]": &f.CreatedFrom, "createdAt[lte]": &f.CreatedTo} {
-		if v := q.Get(name); v != "" {
-			t, err := time.Parse(time.RFC3339Nano, v)
-			if err != nil {
-				return f, errs.E(errs.InvalidQueryParam, "%s must be an ISO 8601 date-time such as 2026-06-01T09:00:00Z, got %q.", name, v)
-			}
-			*dst = t
-		}
+	if f.CreatedFrom, err = timeParam(q, "createdAt[gte]"); err != nil {
+		return f, err
+	}
+	if f.CreatedTo, err = timeParam(q, "createdAt[lte]"); err != nil {
+		return f, err
 	}
 	lp, err := readPaging(q, notify.DefaultLimit, notify.MaxLimit)
 	f.Page, f.Limit, f.After = lp.Page, lp.Limit, lp.After

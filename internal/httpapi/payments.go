@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/bankrail/bankrail/api"
 	"github.com/bankrail/bankrail/internal/auth"
@@ -185,25 +184,13 @@ func parseListFilter(r *http.Request) (payment.ListFilter, error) {
 	if f.CustomerID, err = uuidParam(q, "customerId"); err != nil {
 		return f, err
 	}
-	if f.CreatedFrom, err = timeParam(q.Get("createdAt[gte]"), "createdAt[gte]"); err != nil {
+	if f.CreatedFrom, err = timeParam(q, "createdAt[gte]"); err != nil {
 		return f, err
 	}
-	if f.CreatedTo, err = timeParam(q.Get("createdAt[lte]"), "createdAt[lte]"); err != nil {
+	if f.CreatedTo, err = timeParam(q, "createdAt[lte]"); err != nil {
 		return f, err
 	}
 	return f, nil
-}
-
-// timeParam parses an optional ISO 8601 date-time query parameter.
-func timeParam(v, name string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, v)
-	if err != nil {
-		return time.Time{}, errs.E(errs.InvalidQueryParam, "%s must be an ISO 8601 date-time such as 2026-06-01T09:00:00Z, got %q.", name, v)
-	}
-	return t, nil
 }
 
 // nameMatchScore serves GET /payments/{id}/name-match-score.

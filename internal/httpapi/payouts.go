@@ -100,10 +100,10 @@ func (s *Server) listPayouts(w http.ResponseWriter, r *http.Request) error {
 			return errs.E(errs.InvalidQueryParam, "status %q is not a payout status (e.g. CREATED, COMPLETED).", v)
 		}
 	}
-	if f.CreatedFrom, err = timeParam(q.Get("createdAt[gte]"), "createdAt[gte]"); err != nil {
+	if f.CreatedFrom, err = timeParam(q, "createdAt[gte]"); err != nil {
 		return err
 	}
-	if f.CreatedTo, err = timeParam(q.Get("createdAt[lte]"), "createdAt[lte]"); err != nil {
+	if f.CreatedTo, err = timeParam(q, "createdAt[lte]"); err != nil {
 		return err
 	}
 	pg, err := s.Payouts.List(r.Context(), principal(r).CustomerID, f)

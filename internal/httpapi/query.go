@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/bankrail/bankrail/internal/errs"
 )
@@ -65,4 +66,19 @@ func intParam(v, name string, def, lo, hi int) (int, error) {
 		return 0, errs.E(errs.InvalidQueryParam, "%s must be an integer from %d to %d, got %q.", name, lo, hi, v)
 	}
 	return n, nil
+}
+
+// timeParam parses an optional ISO 8601 date-time query parameter of q:
+// nil when the parameter is absent. A given time is a bound whatever its
+// value: 0001-01-01T00:00:00Z is a date like any other (issue 28 item 2).
+func timeParam(q url.Values, name string) (*time.Time, error) {
+	if !q.Has(name) {
+		return nil, nil
+	}
+	v := q.Get(name)
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return nil, errs.E(errs.InvalidQueryParam, "%s must be an ISO 8601 date-time such as 2026-06-01T09:00:00Z, got %q.", name, v)
+	}
+	return &t, nil
 }

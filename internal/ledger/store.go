@@ -68,8 +68,8 @@ type AccountFilter struct {
 type TxFilter struct {
 	Type        TxType
 	Status      TxStatus
-	CreatedFrom time.Time // inclusive
-	CreatedTo   time.Time // inclusive
+	CreatedFrom *time.Time // inclusive; nil = unbounded (the zero time is a bound)
+	CreatedTo   *time.Time // inclusive; nil = unbounded (the zero time is a bound)
 	Page        int
 	Limit       int
 	// After, when set, starts the page right after this position (the

@@ -110,8 +110,8 @@ type Attempt struct {
 type Filter struct {
 	PaymentID   string
 	Status      Status
-	CreatedFrom time.Time // inclusive; zero = unbounded
-	CreatedTo   time.Time // inclusive; zero = unbounded
+	CreatedFrom *time.Time // inclusive; nil = unbounded (the zero time is a bound)
+	CreatedTo   *time.Time // inclusive; nil = unbounded (the zero time is a bound)
 	Page, Limit int
 	// After, when set, starts the page right after this position (the
 	// cursor parameter); Page is then the number the cursor carried.

@@ -77,10 +77,10 @@ type ListFilter struct {
 	Currency          string
 	InternalReference string
 	PaymentReference  string
-	CreatedFrom       time.Time // inclusive
-	CreatedTo         time.Time // inclusive
-	Page              int       // from 1
-	Limit             int       // 1..MaxPageLimit
+	CreatedFrom       *time.Time // inclusive; nil = unbounded (the zero time is a bound)
+	CreatedTo         *time.Time // inclusive; nil = unbounded (the zero time is a bound)
+	Page              int        // from 1
+	Limit             int        // 1..MaxPageLimit
 	// After, when set, starts the page right after this position (keyset
 	// paging, the cursor parameter) instead of at (Page-1)*Limit; Page is
 	// then the page number the cursor carried, for the paging headers.

@@ -115,10 +115,10 @@ type Settlement struct {
 type Filter struct {
 	AccountID   string
 	Status      Status
-	CreatedFrom time.Time // inclusive
-	CreatedTo   time.Time // inclusive
-	Page        int       // from 1
-	Limit       int       // 1..ledger.MaxPageLimit
+	CreatedFrom *time.Time // inclusive; nil = unbounded (the zero time is a bound)
+	CreatedTo   *time.Time // inclusive; nil = unbounded (the zero time is a bound)
+	Page        int        // from 1
+	Limit       int        // 1..ledger.MaxPageLimit
 	// After, when set, starts the page right after this position (the
 	// cursor parameter); Page is then the number the cursor carried.
 	After *paging.Position

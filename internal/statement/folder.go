@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -20,10 +21,14 @@ import (
 type FolderConfig struct {
 	Dir      string        // where statement files are dropped (serve --statements-dir)
 	Interval time.Duration // how often it is looked at (default 5s)
-	// Lease is how long a file may stay in processing/ before another
-	// instance takes it back (its importer died; the import is idempotent,
-	// so taking it again is safe). Default 30 minutes.
+	// Lease is how long a claimed file in processing/ may go unrenewed
+	// before another instance takes it back (its importer died; the import
+	// is idempotent by entry, so taking it again is safe). Default 15s.
 	Lease time.Duration
+	// Renew is how often the instance importing a file renews its claim
+	// (touches the claimed file's mtime) while the import runs, so a long
+	// import keeps it. Default 5s; at most half the lease.
+	Renew time.Duration
 }
 
 // Folder subdirectories.
@@ -38,13 +43,18 @@ func (c *FolderConfig) validate() error {
 		c.Interval = 5 * time.Second
 	}
 	if c.Lease == 0 {
-		c.Lease = 30 * time.Minute
+		c.Lease = 15 * time.Second
+	}
+	if c.Renew == 0 {
+		c.Renew = 5 * time.Second
 	}
 	switch {
 	case c.Dir == "":
 		return errors.New("statements folder: no directory")
-	case c.Interval < 10*time.Millisecond || c.Lease < time.Second:
-		return fmt.Errorf("statements folder: interval %s or lease %s too short", c.Interval, c.Lease)
+	case c.Interval < 10*time.Millisecond || c.Lease < time.Second || c.Renew < 10*time.Millisecond:
+		return fmt.Errorf("statements folder: interval %s, lease %s or renewal %s too short", c.Interval, c.Lease, c.Renew)
+	case c.Renew > c.Lease/2:
+		return fmt.Errorf("statements folder: renewal every %s must be at most half the lease %s", c.Renew, c.Lease)
 	}
 	for _, d := range []string{c.Dir, filepath.Join(c.Dir, processingDir), filepath.Join(c.Dir, doneDir), filepath.Join(c.Dir, failedDir)} {
 		if err := os.MkdirAll(d, 0o750); err != nil {
@@ -59,14 +69,22 @@ func (c *FolderConfig) validate() error {
 // moved to done/ (with its summary beside it, NAME.summary.json) or to
 // failed/ (with the reason beside it, NAME.reason.txt). Several instances
 // may watch the same directory: a file is claimed by renaming it into
-// processing/, which only one of them wins. Files whose name starts with
-// "." or ends with .tmp or .part are being written and left alone.
+// processing/ under a name of this claim's own, which only one of them
+// wins, and the claim is a lease renewed while the import runs (lease.go).
+// Files whose name starts with "." or ends with .tmp or .part are being
+// written and left alone.
 type Folder struct {
 	im    *Importer
 	cfg   FolderConfig
 	clock clock.Clock
 	log   *slog.Logger
 	tick  *worker.Periodic
+	// apply imports one file: im.Apply; tests put a slow import there.
+	apply func(ctx context.Context, name string, src io.ReadSeeker) (Summary, error)
+	// ticks gives the renewal ticks (a real ticker; tests tick by hand)
+	// and renewed, when set, is called after each renewal (tests).
+	ticks   func(d time.Duration) (<-chan time.Time, func())
+	renewed func()
 }
 
 // NewFolder returns the worker of cfg's folder (created if missing).
@@ -74,7 +92,7 @@ func NewFolder(im *Importer, cfg FolderConfig, clk clock.Clock, log *slog.Logger
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	f := &Folder{im: im, cfg: cfg, clock: clk, log: log}
+	f := &Folder{im: im, cfg: cfg, clock: clk, log: log, apply: im.Apply, ticks: realTicks}
 	f.tick = worker.NewPeriodic("statements folder", cfg.Interval, log, func(ctx context.Context) error {
 		_, err := f.Scan(ctx)
 		return err
@@ -108,16 +126,14 @@ func (f *Folder) Scan(ctx context.Context) (int, error) {
 		if ctx.Err() != nil {
 			return n, ctx.Err()
 		}
-		claimed := filepath.Join(f.cfg.Dir, processingDir, name)
-		if err := os.Rename(filepath.Join(f.cfg.Dir, name), claimed); err != nil {
+		claimed, ok, err := f.claim(name)
+		if err != nil {
+			return n, err
+		}
+		if !ok {
 			continue // another instance claimed it
 		}
-		// basetime: the lease of a claimed file is on the instance's base clock, as every lease
-		now := clock.Base(f.clock)
-		if err := os.Chtimes(claimed, now, now); err != nil {
-			return n, fmt.Errorf("statements folder: %w", err)
-		}
-		if err := f.importFile(ctx, name, claimed); err != nil {
+		if err := f.importHeld(ctx, name, claimed); err != nil {
 			return n, err
 		}
 		n++
@@ -134,7 +150,7 @@ func (f *Folder) importFile(ctx context.Context, name, claimed string) error {
 	if err != nil {
 		return fmt.Errorf("statements folder: %w", err)
 	}
-	sum, err := f.im.Apply(ctx, name, file)
+	sum, err := f.apply(ctx, name, file)
 	_ = file.Close() // read only: nothing to lose
 	switch {
 	case err == nil:
@@ -160,28 +176,6 @@ func (f *Folder) move(claimed, dir, name, suffix string, note []byte) error {
 	}
 	if err := os.Rename(claimed, target); err != nil {
 		return fmt.Errorf("statements folder: %w", err)
-	}
-	return nil
-}
-
-// reclaim gives the files whose lease in processing/ ran out back to the
-// folder.
-func (f *Folder) reclaim() error {
-	dir := filepath.Join(f.cfg.Dir, processingDir)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return fmt.Errorf("statements folder: %w", err)
-	}
-	// basetime: leases of claimed files are on the instance's base clock
-	now := clock.Base(f.clock)
-	for _, e := range entries {
-		info, err := e.Info()
-		if err != nil || !info.Mode().IsRegular() || now.Sub(info.ModTime()) < f.cfg.Lease {
-			continue
-		}
-		if err := os.Rename(filepath.Join(dir, e.Name()), filepath.Join(f.cfg.Dir, e.Name())); err == nil {
-			f.log.Warn("statement taken back after its lease ran out", "file", e.Name())
-		}
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ type keysetList struct {
 	oldestFirst    bool
 	rowConds       []keysetCond // on the row (alias q)
 	treeConds      []keysetCond // on the customer_tree row (alias t) of the merged scan
-	from, to       time.Time    // createdAt range, inclusive (zero: open)
+	from, to       *time.Time   // createdAt range, inclusive (nil: open; the zero time is a bound)
 	uncounted      bool         // no total is read (a list answered without counts)
 }
 
@@ -82,11 +82,11 @@ func render(w *where, conds []keysetCond) []string {
 // timeConds are the conditions of the createdAt range.
 func (l keysetList) timeConds(w *where) []string {
 	var out []string
-	if !l.from.IsZero() {
-		out = append(out, "q.created_at >= "+w.placeholder(micros(l.from)))
+	if l.from != nil {
+		out = append(out, "q.created_at >= "+w.placeholder(micros(*l.from)))
 	}
-	if !l.to.IsZero() {
-		out = append(out, "q.created_at <= "+w.placeholder(micros(l.to)))
+	if l.to != nil {
+		out = append(out, "q.created_at <= "+w.placeholder(micros(*l.to)))
 	}
 	return out
 }

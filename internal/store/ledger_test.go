@@ -184,7 +184,7 @@ func TestLedgerTransactionsAndPostings(t *testing.T) {
 			t.Fatalf("list: %d %+v %v", total, list, err)
 		}
 		list, total, err = paging.Unpack(s.Ledger().ListTransactions(ctx, psp, a.ID, ledger.TxFilter{Type: ledger.TypeRefund, Status: ledger.TxProcessing,
-			CreatedFrom: t0.Add(time.Minute), Page: 1, Limit: 10}))
+			CreatedFrom: new(t0.Add(time.Minute)), Page: 1, Limit: 10}))
 		if err != nil || total != 1 || list[0].ID != out.ID {
 			t.Fatalf("filtered list: %d %+v %v", total, list, err)
 		}

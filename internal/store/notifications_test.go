@@ -243,7 +243,7 @@ func TestNotificationOutbox(t *testing.T) {
 			if page, _ := s.ListNotifications(ctx, nStranger, notify.Filter{Page: 1, Limit: 100}); page.TotalItems != 0 {
 				t.Fatalf("a stranger lists %d", page.TotalItems)
 			}
-			if page, _ := s.ListNotifications(ctx, nCustomer, notify.Filter{CreatedFrom: now.Add(time.Second), Page: 1, Limit: 100}); page.TotalItems != 8 {
+			if page, _ := s.ListNotifications(ctx, nCustomer, notify.Filter{CreatedFrom: new(now.Add(time.Second)), Page: 1, Limit: 100}); page.TotalItems != 8 {
 				t.Fatalf("created filter: %d", page.TotalItems)
 			}
 		})

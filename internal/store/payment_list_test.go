@@ -84,7 +84,7 @@ func TestPaymentListMerge(t *testing.T) {
 			{"currency", psp.ID, payment.ListFilter{Currency: "GBP"}, func(p payment.Payment) bool { return p.Request.Currency == "GBP" }},
 			{"internalReference", psp.ID, payment.ListFilter{InternalReference: "ref-M000000004"},
 				func(p payment.Payment) bool { return p.ShortCode == "M000000004" }},
-			{"createdAt range", psp.ID, payment.ListFilter{CreatedFrom: t0.Add(3 * time.Second), CreatedTo: t0.Add(9 * time.Second)},
+			{"createdAt range", psp.ID, payment.ListFilter{CreatedFrom: new(t0.Add(3 * time.Second)), CreatedTo: new(t0.Add(9 * time.Second))},
 				func(p payment.Payment) bool {
 					return !p.CreatedAt.Before(t0.Add(3*time.Second)) && !p.CreatedAt.After(t0.Add(9*time.Second))
 				}},
@@ -161,9 +161,9 @@ func TestPaymentListMerge(t *testing.T) {
 			t.Fatalf("past 1,000: total %d, %d items, %v", page.Total, len(page.Items), err)
 		}
 		for _, r := range []struct {
-			from, to time.Time
+			from, to *time.Time
 			want     int
-		}{{at(599), t0, 600}, {at(1199), t0, 1200}, {at(1499), at(1000), 500}, {at(1499), time.Time{}, 1500}} {
+		}{{new(at(599)), &t0, 600}, {new(at(1199)), &t0, 1200}, {new(at(1499)), new(at(1000)), 500}, {new(at(1499)), nil, 1500}} {
 			page, err = s.Payments().ListPage(ctx, many.ID, payment.ListFilter{Page: 1, Limit: 25, CreatedFrom: r.from, CreatedTo: r.to})
 			if err != nil || page.Total != r.want {
 				t.Fatalf("range %v..%v: total %d, want %d, %v", r.from, r.to, page.Total, r.want, err)

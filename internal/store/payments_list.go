@@ -107,11 +107,11 @@ func (r payments) listKeys(viewer string, f payment.ListFilter, keyset bool) (*w
 		cond("q.payment_reference = %s", f.PaymentReference)
 		n.orderIndex = ""
 	}
-	if !f.CreatedFrom.IsZero() {
-		cond("q.created_at >= %s", micros(f.CreatedFrom))
+	if f.CreatedFrom != nil {
+		cond("q.created_at >= %s", micros(*f.CreatedFrom))
 	}
-	if !f.CreatedTo.IsZero() {
-		cond("q.created_at <= %s", micros(f.CreatedTo))
+	if f.CreatedTo != nil {
+		cond("q.created_at <= %s", micros(*f.CreatedTo))
 	}
 	if keyset && f.After != nil {
 		at, id := w.placeholder(micros(f.After.CreatedAt)), w.placeholder(f.After.ID)

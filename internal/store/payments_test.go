@@ -129,7 +129,7 @@ func testPayments(t *testing.T, s *store.Store, parent, child string) {
 		t.Fatalf("page 1: %d items, total %d, %v", len(page), total, err)
 	}
 	page, _, err = s.Payments().List(ctx, child, payment.ListFilter{Page: 1, Limit: 10, InternalReference: "ref-LIST000001",
-		CreatedFrom: t0, CreatedTo: t0})
+		CreatedFrom: &t0, CreatedTo: &t0})
 	if err != nil || len(page) != 1 || page[0].ID != ids[0] {
 		t.Fatalf("filtered: %d items, %v", len(page), err)
 	}
