@@ -51,6 +51,13 @@ func TestStatementImportProperty(t *testing.T) {
 			for i := range rapid.IntRange(1, 6).Draw(rt, "credits") {
 				asr, ntry := refKind(i)
 				e := camttest.Entry{AcctSvcrRef: asr, NtryRef: ntry, Credit: true}
+				if asr == "" && ntry == "" {
+					// Identified by its digest: two identical such entries in two
+					// files are one entry reported twice (docs/decisions.md, "Bank
+					// statements in"), so two movements must differ somewhere
+					// (here their booking dates) to be told apart across files.
+					e.Booking = fmt.Sprintf("2026-10-%02d", 1+i)
+				}
 				parts := rapid.IntRange(1, 3).Draw(rt, "batch")
 				for range parts {
 					m := rapid.Int64Range(1, 50_000).Draw(rt, "amount")
