@@ -2,10 +2,9 @@ package idempotency
 
 import (
 	"context"
-	"sync"
-	"time"
 
 	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/worker"
 )
 
 // heartbeat renews t's lease every Config.Heartbeat (real time) until the
@@ -17,30 +16,17 @@ import (
 // work, or taken over: the work's completion then fails).
 func (g *Guard) heartbeat(ctx context.Context, t Ticket) (stop func()) {
 	ctx = context.WithoutCancel(ctx) // the request's end is the work's, which stop follows
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(g.cfg.Heartbeat)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-			now, err := clock.For(ctx, g.clock, t.CustomerID)
-			if err == nil {
-				var held bool
-				if held, err = g.keys.Extend(ctx, t, now.UTC().Add(g.cfg.Lease)); err == nil && !held {
-					return
-				}
-			}
-			if err != nil {
-				g.cfg.Log.Warn("idempotency heartbeat: lease not renewed", "customer", t.CustomerID, "err", err)
+	return worker.Beat(g.cfg.Heartbeat, func() bool {
+		now, err := clock.For(ctx, g.clock, t.CustomerID)
+		if err == nil {
+			var held bool
+			if held, err = g.keys.Extend(ctx, t, now.UTC().Add(g.cfg.Lease)); err == nil && !held {
+				return false
 			}
 		}
-	}()
-	return func() { close(done); wg.Wait() }
+		if err != nil {
+			g.cfg.Log.Warn("idempotency heartbeat: lease not renewed", "customer", t.CustomerID, "err", err)
+		}
+		return true
+	})
 }

@@ -3,10 +3,9 @@ package dispatch
 import (
 	"context"
 	"slices"
-	"sync"
-	"time"
 
 	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/worker"
 )
 
 // heartbeat renews the leases of the claims in flight (claimed and not yet
@@ -17,30 +16,17 @@ import (
 // logged; the leases then run out and the notifications are delivered
 // again (at least once).
 func (d *Dispatcher) heartbeat(ctx context.Context) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(d.opts.Heartbeat)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-			leases := d.held()
-			if len(leases) == 0 {
-				continue
-			}
-			until := clock.Base(d.opts.Wall).Add(d.opts.Lease) // basetime: leases are on the wall clock
-			if err := d.store.ExtendNotificationLeases(ctx, leases, until); err != nil {
-				d.log.Warn("notification heartbeat: leases not renewed", "leases", len(leases), "err", err)
-			}
+	return worker.Beat(d.opts.Heartbeat, func() bool {
+		leases := d.held()
+		if len(leases) == 0 {
+			return true
 		}
-	}()
-	return func() { close(done); wg.Wait() }
+		until := clock.Base(d.opts.Wall).Add(d.opts.Lease) // basetime: leases are on the wall clock
+		if err := d.store.ExtendNotificationLeases(ctx, leases, until); err != nil {
+			d.log.Warn("notification heartbeat: leases not renewed", "leases", len(leases), "err", err)
+		}
+		return true
+	})
 }
 
 // held lists the lease ids with claims in flight.
