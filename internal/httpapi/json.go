@@ -123,7 +123,8 @@ func decodeJSONBytes(body []byte, dst any) error {
 // refuseNulls refuses an explicit null in a field of dst's type: no field
 // of any request body of the document is nullable, so null is not
 // "absent" but a value of the wrong type (INVALID_TYPE at its path, every
-// one at once). This is the one place that decides it, for every JSON body
+// one at once), with every field the document requires that the body
+// leaves out, since the domain's validation does not run. This is the one place that decides it, for every JSON body
 // (api's document test checks that no request schema allows null). Unknown
 // fields, which the document lets through, are not looked at; nor are
 // fields of free-form JSON (json.RawMessage, any). body is valid JSON.
@@ -140,7 +141,11 @@ func refuseNulls(body []byte, dst any) error {
 	}
 	var v errs.Validation
 	nulls(&v, "", doc, reflect.TypeOf(dst))
-	return v.Err()
+	if !v.Failed() {
+		return nil
+	}
+	missingRequired(&v, doc, reflect.TypeOf(dst)) // json_nulls.go
+	return &nullsRefused{refusal: v.Err().(*errs.Error)}
 }
 
 // nullLiteral is JSON's null, which every null value of a body is spelled as.

@@ -35,7 +35,10 @@ func (s *Server) createPayment(w http.ResponseWriter, r *http.Request) error {
 	}
 	var body api.PaymentCreateRequest
 	if err := s.decodeJSON(w, r, &body); err != nil {
-		return err
+		if body.MandateID != nil {
+			return err
+		}
+		return withCheck(err, func() error { return s.Payments.Check(wire.CreateRequest(body), channel) })
 	}
 	in.Request = wire.CreateRequest(body)
 	in.Channel = channel
