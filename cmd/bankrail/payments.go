@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -141,16 +140,7 @@ func paymentsList(ctx context.Context, args []string, stdout, stderr io.Writer) 
 }
 
 func paymentsGet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var conn connection
-	var asJSON bool
-	fs := newFlagSet("payments get", paymentsGetHelp)
-	conn.bind(fs)
-	fs.BoolVar(&asJSON, "json", false, "print the payment as JSON")
-	id, code := oneID(fs, args, "payment", stdout, stderr)
-	if id == "" {
-		return code
-	}
-	return developer(&conn, stderr, func(c *client.Client) error {
+	return idCommand("payments get", paymentsGetHelp, "payment", args, stdout, stderr, func(c *client.Client, id string, asJSON bool) error {
 		p, err := c.GetPayment(ctx, id)
 		if err != nil {
 			return err
@@ -181,15 +171,22 @@ func paymentsGet(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	})
 }
 
-// oneID parses args, which name exactly one id of kind; on a parse error
-// or none or several ids it returns "" and the exit code.
-func oneID(fs *flag.FlagSet, args []string, kind string, stdout, stderr io.Writer) (string, int) {
+// idCommand runs a developer command that names exactly one id of kind
+// (`bankrail payments get <id>`): the connection flags and --json, then run
+// with the API client. None or several ids, or a parse error, exit with
+// their code.
+func idCommand(name, help, kind string, args []string, stdout, stderr io.Writer, run func(c *client.Client, id string, asJSON bool) error) int {
+	var conn connection
+	var asJSON bool
+	fs := newFlagSet(name, help)
+	conn.bind(fs)
+	fs.BoolVar(&asJSON, "json", false, "print the "+kind+" as JSON")
 	positional, err := parseArgs(fs, args)
 	if err == nil && len(positional) != 1 {
 		err = fmt.Errorf("name one %s id, e.g. bankrail %s <id>", kind, fs.Name())
 	}
 	if err != nil {
-		return "", exitCode(fs, err, stdout, stderr)
+		return exitCode(fs, err, stdout, stderr)
 	}
-	return positional[0], 0
+	return developer(&conn, stderr, func(c *client.Client) error { return run(c, positional[0], asJSON) })
 }

@@ -62,16 +62,7 @@ func subjectKind(typ string) string {
 
 // resend serves `bankrail notifications resend <id>`.
 func resend(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	var conn connection
-	var asJSON bool
-	fs := newFlagSet("notifications resend", resendHelp)
-	conn.bind(fs)
-	fs.BoolVar(&asJSON, "json", false, "print the notification as JSON")
-	id, code := oneID(fs, args, "notification", stdout, stderr)
-	if id == "" {
-		return code
-	}
-	return developer(&conn, stderr, func(c *client.Client) error {
+	return idCommand("notifications resend", resendHelp, "notification", args, stdout, stderr, func(c *client.Client, id string, asJSON bool) error {
 		n, err := c.RedeliverNotification(ctx, id)
 		if err != nil {
 			return err
