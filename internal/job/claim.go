@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/worker"
 )
 
 // claim is the state of the jobs of one Claim: those not yet ended, each
@@ -81,49 +82,36 @@ func (c *claim) lose(ids []string) {
 // unreachable), every job of the claim is lost: either way another worker
 // may run them, so their handlers' contexts are cancelled.
 func (w *Worker) heartbeat(ctx context.Context, c *claim) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(w.cfg.Heartbeat)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
+	return worker.Beat(w.cfg.Heartbeat, func() bool {
+		ids := c.open()
+		if len(ids) == 0 {
+			return true
+		}
+		now := clock.Base(w.cfg.LeaseClock) // basetime: leases are on the wall clock
+		held, err := w.queue.Extend(ctx, c.lease, ids, now.Add(w.cfg.Lease))
+		if err != nil {
+			w.log.Warn("job heartbeat: lease not extended", "lease", c.lease, "jobs", len(ids), "err", err)
+			if !now.Before(c.until) {
+				w.log.Warn("job heartbeat: the lease ran out; its jobs stop", "lease", c.lease, "jobs", len(ids))
+				c.lose(ids)
 			}
-			ids := c.open()
-			if len(ids) == 0 {
-				continue
-			}
-			now := clock.Base(w.cfg.LeaseClock) // basetime: leases are on the wall clock
-			held, err := w.queue.Extend(ctx, c.lease, ids, now.Add(w.cfg.Lease))
-			if err != nil {
-				w.log.Warn("job heartbeat: lease not extended", "lease", c.lease, "jobs", len(ids), "err", err)
-				if !now.Before(c.until) {
-					w.log.Warn("job heartbeat: the lease ran out; its jobs stop", "lease", c.lease, "jobs", len(ids))
-					c.lose(ids)
-				}
-				continue
-			}
-			c.until = now.Add(w.cfg.Lease)
-			kept := make(map[string]bool, len(held))
-			for _, id := range held {
-				kept[id] = true
-			}
-			var lost []string
-			for _, id := range ids {
-				if !kept[id] {
-					lost = append(lost, id)
-				}
-			}
-			if len(lost) > 0 {
-				w.log.Warn("job heartbeat: lease taken over; those jobs stop", "lease", c.lease, "jobs", lost)
-				c.lose(lost)
+			return true
+		}
+		c.until = now.Add(w.cfg.Lease)
+		kept := make(map[string]bool, len(held))
+		for _, id := range held {
+			kept[id] = true
+		}
+		var lost []string
+		for _, id := range ids {
+			if !kept[id] {
+				lost = append(lost, id)
 			}
 		}
-	}()
-	return func() { close(done); wg.Wait() }
+		if len(lost) > 0 {
+			w.log.Warn("job heartbeat: lease taken over; those jobs stop", "lease", c.lease, "jobs", lost)
+			c.lose(lost)
+		}
+		return true
+	})
 }

@@ -9,7 +9,7 @@ import (
 // returns false or stop is called; stop returns once the goroutine has
 // ended, so nothing beats after it. It is the loop of the heartbeats that
 // keep a lease alive while its holder lives (Idempotency-Keys, notification
-// deliveries).
+// deliveries, claimed jobs).
 func Beat(every time.Duration, beat func() (again bool)) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
