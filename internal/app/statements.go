@@ -26,8 +26,8 @@ import (
 func (a *App) buildStatements() error {
 	if a.transfers == nil {
 		a.transfers = a.newTransfers()
-		a.transfers.UseOwner(transfer.KindPayout, payout.Transfers{Service: a.payouts})
-		a.transfers.UseOwner(transfer.KindRefund, refund.Transfers{Service: a.refunds})
+		a.transfers.UseOwner(transfer.KindPayout, a.payouts.Transfers())
+		a.transfers.UseOwner(transfer.KindRefund, a.refunds.Transfers())
 	}
 	im, err := statement.New(statement.Deps{InTx: store.Transactor[statement.Repos](a.store), Reads: a.store.Statements(),
 		Credit: a.payments, Payouts: a.payouts, Refunds: a.refunds, Transfers: a.transfers, Clock: a.clock,

@@ -35,8 +35,8 @@ func (a *App) mockBankFor(sender bank.TransferSender) refund.FileBank {
 // through the mock bank's files, and with --transfers-dir works the folder
 // (docs/banking.md).
 func (a *App) buildTransfers() {
-	a.transfers.UseOwner(transfer.KindPayout, payout.Transfers{Service: a.payouts})
-	a.transfers.UseOwner(transfer.KindRefund, refund.Transfers{Service: a.refunds})
+	a.transfers.UseOwner(transfer.KindPayout, a.payouts.Transfers())
+	a.transfers.UseOwner(transfer.KindRefund, a.refunds.Transfers())
 	if a.cfg.Mode == config.Sandbox {
 		a.payouts.UseMockBank(transfer.MockBank{Service: a.transfers})
 	}
@@ -59,8 +59,8 @@ func (a *App) Transfers() *transfer.Service {
 		refunds := refund.NewService(refund.Deps{Refunds: a.store.Refunds(), Payments: a.store.Payments(), Accounts: a.store.Ledger(),
 			InTx: store.Transactor[refund.Repos](a.store), Clock: a.clock, Files: true,
 			Log: a.log.With("component", "refunds")})
-		a.transfers.UseOwner(transfer.KindPayout, payout.Transfers{Service: payouts})
-		a.transfers.UseOwner(transfer.KindRefund, refund.Transfers{Service: refunds})
+		a.transfers.UseOwner(transfer.KindPayout, payouts.Transfers())
+		a.transfers.UseOwner(transfer.KindRefund, refunds.Transfers())
 	}
 	return a.transfers
 }

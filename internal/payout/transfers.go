@@ -63,30 +63,18 @@ func (s *Service) decide(ctx context.Context, r Repos, p Payout, now time.Time) 
 	return s.settle(ctx, r, p, Processing, p.Outcome, now)
 }
 
-// Transfers is the owner of the payouts' transfers (a transfer.Owner):
-// the bank's rejection ends a PROCESSING payout REJECTED, its booked
-// debit COMPLETED (a SETTLEMENT payout settling its payments) or, for a
-// return, FAILED; the hold is released or leaves in one ledger entry and
-// payout_confirmed or payout_failed is written, in the import's unit of
-// work. A payout no longer PROCESSING is left as it is.
-type Transfers struct{ Service *Service }
-
-var _ transfer.Owner = Transfers{}
-
-// Rejected ends t's payout REJECTED.
-func (o Transfers) Rejected(ctx context.Context, r transfer.Repos, t transfer.Transfer, _ string) error {
-	return o.end(ctx, r, t, Rejected)
+// Transfers is the owner of the payouts' transfers: the bank's rejection
+// ends a PROCESSING payout REJECTED, its booked debit COMPLETED (a
+// SETTLEMENT payout settling its payments) or, for a return, FAILED; the
+// hold is released or leaves in one ledger entry and payout_confirmed or
+// payout_failed is written, in the import's unit of work. A payout no
+// longer PROCESSING is left as it is.
+func (s *Service) Transfers() transfer.Owner {
+	return transfer.Ends[Status]{RejectedTo: Rejected, BookedTo: Completed, ReturnedTo: Failed, End: s.endTransfer}
 }
 
-// Booked ends t's payout COMPLETED (ok) or FAILED.
-func (o Transfers) Booked(ctx context.Context, r transfer.Repos, t transfer.Transfer, ok bool, _ string) error {
-	if ok {
-		return o.end(ctx, r, t, Completed)
-	}
-	return o.end(ctx, r, t, Failed)
-}
-
-func (o Transfers) end(ctx context.Context, r transfer.Repos, t transfer.Transfer, to Status) error {
+// endTransfer moves t's payout, if still PROCESSING, to to.
+func (s *Service) endTransfer(ctx context.Context, r transfer.Repos, t transfer.Transfer, to Status) error {
 	pr, ok := r.(Repos)
 	if !ok {
 		return fmt.Errorf("payout: the unit of work %T has no payout repositories", r)
@@ -98,9 +86,9 @@ func (o Transfers) end(ctx context.Context, r transfer.Repos, t transfer.Transfe
 	if p.Status != Processing {
 		return nil
 	}
-	now, err := clock.UnitTime(ctx, o.Service.clock, p.CustomerID)
+	now, err := clock.UnitTime(ctx, s.clock, p.CustomerID)
 	if err != nil {
 		return err
 	}
-	return o.Service.settle(ctx, pr, p, Processing, to, now)
+	return s.settle(ctx, pr, p, Processing, to, now)
 }

@@ -37,29 +37,17 @@ func (s *Service) queue(ctx context.Context, f Refund, tx ledger.Transaction) er
 	return s.inTx(ctx, func(r Repos) error { return transfer.Queue(ctx, r, t) })
 }
 
-// Transfers is the owner of the refunds' transfers (a transfer.Owner):
-// the bank's rejection ends a PENDING refund REJECTED, its booked debit
-// CONFIRMED or, for a return, FAILED; the hold is released or leaves in
-// one ledger entry with the refund's notification, in the import's unit
-// of work. A refund no longer PENDING is left as it is.
-type Transfers struct{ Service *Service }
-
-var _ transfer.Owner = Transfers{}
-
-// Rejected ends t's refund REJECTED.
-func (o Transfers) Rejected(ctx context.Context, r transfer.Repos, t transfer.Transfer, _ string) error {
-	return o.end(ctx, r, t, Rejected)
+// Transfers is the owner of the refunds' transfers: the bank's rejection
+// ends a PENDING refund REJECTED, its booked debit CONFIRMED or, for a
+// return, FAILED; the hold is released or leaves in one ledger entry with
+// the refund's notification, in the import's unit of work. A refund no
+// longer PENDING is left as it is.
+func (s *Service) Transfers() transfer.Owner {
+	return transfer.Ends[Status]{RejectedTo: Rejected, BookedTo: Confirmed, ReturnedTo: Failed, End: s.endTransfer}
 }
 
-// Booked ends t's refund CONFIRMED (ok) or FAILED.
-func (o Transfers) Booked(ctx context.Context, r transfer.Repos, t transfer.Transfer, ok bool, _ string) error {
-	if ok {
-		return o.end(ctx, r, t, Confirmed)
-	}
-	return o.end(ctx, r, t, Failed)
-}
-
-func (o Transfers) end(ctx context.Context, r transfer.Repos, t transfer.Transfer, to Status) error {
+// endTransfer moves t's refund, if still PENDING, to to.
+func (s *Service) endTransfer(ctx context.Context, r transfer.Repos, t transfer.Transfer, to Status) error {
 	rr, ok := r.(Repos)
 	if !ok {
 		return fmt.Errorf("refund: the unit of work %T has no refund repositories", r)
@@ -75,7 +63,7 @@ func (o Transfers) end(ctx context.Context, r transfer.Repos, t transfer.Transfe
 	if err != nil {
 		return err
 	}
-	return o.Service.settle(ctx, rr, f, tx, to)
+	return s.settle(ctx, rr, f, tx, to)
 }
 
 // FileBank is the sandbox's bank of transfers (transfer.MockBank).
