@@ -14,6 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"log/slog"
+
+	"github.com/bankrail/bankrail/internal/app"
 	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/camt"
 	"github.com/bankrail/bankrail/internal/camt/camttest"
@@ -24,8 +27,9 @@ import (
 
 // statementsUsage explains the statements subcommand.
 const statementsUsage = `bankrail-bench statements [--entries N] [--database-url URL]
-    on a fresh database (SQLite, or a schema of --database-url): creates N/2 expected payments of
-    the demo merchant (through the payment service), writes a camt.053.001.08 of N booked credits to
+    on a fresh database (SQLite, or a schema of --database-url), without a server or workers (as
+    "bankrail statements import" runs): seeds N/2 expected payments of the demo merchant (one through
+    the payment service, the others copies of its rows), writes a camt.053.001.08 of N booked credits to
     its Connect account, half of them naming an expected payment, and measures in one run:
       reference read:   the file read by the camt reader alone (no database);
       reference insert: N rows inserted into a table of one column, 64 rows a transaction (the
@@ -39,6 +43,7 @@ func runStatements(args []string) error {
 	fs.Usage = func() { fmt.Fprintln(fs.Output(), statementsUsage) }
 	entries := fs.Int("entries", 100000, "entries of the statement")
 	databaseURL := fs.String("database-url", "", "postgres://...; empty for SQLite")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the import alone to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -51,21 +56,27 @@ func runStatements(args []string) error {
 		return err
 	}
 	defer cleanup()
-	a, err := startBench(ctx, cfg)
+	// No server and no workers: the import as `bankrail statements
+	// import` runs it (the notification dispatcher of a running server
+	// would deliver the payments' notifications meanwhile, on the same
+	// cores).
+	demo := seed.Demo("")
+	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler), app.Options{Seed: &demo})
 	if err != nil {
 		return err
 	}
-	defer shutdown(a)
+	defer func() { _ = a.Close() }()
 	engine := "SQLite"
 	if cfg.UsesPostgres() {
 		engine = "PostgreSQL"
 	}
 	start := time.Now()
-	refs, err := expectedPayments(ctx, a.Payments(), *entries/2)
+	refs, err := seedExpected(ctx, a, *entries/2, cfg.UsesPostgres())
 	if err != nil {
 		return err
 	}
-	fmt.Printf("bankrail-bench statements: %s, %d expected payments created in %s\n", engine, len(refs), time.Since(start).Round(time.Millisecond))
+	fmt.Printf("bankrail-bench statements: %s, %d expected payments seeded in %s (one through the service, copies of it: statements_seed.go)\n",
+		engine, len(refs), time.Since(start).Round(time.Millisecond))
 	file := filepath.Join(cfg.DataDir, "statement.xml")
 	if err := writeStatement(file, *entries, refs); err != nil {
 		return err
@@ -101,6 +112,10 @@ func runStatements(args []string) error {
 	base := peakRSS()
 	opCtx := identity.WithPrincipal(ctx, identity.Principal{Role: identity.RoleOperator, Username: "bench"})
 	var sum struct{ matched, manual int }
+	stop, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
 	importRate, err := timeIt(*entries, func() error {
 		f, err := os.Open(file)
 		if err != nil {
@@ -111,6 +126,7 @@ func runStatements(args []string) error {
 		sum.matched, sum.manual = s.Matched, s.ManualCredits
 		return err
 	})
+	stop()
 	if err != nil {
 		return err
 	}
