@@ -9,6 +9,7 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/notify"
 	"github.com/bankrail/bankrail/internal/payment"
 )
 
@@ -88,9 +89,17 @@ type batchRepos struct {
 	// queued are the credits recorded and not yet written (settle writes
 	// them with Ledger().RecordAll).
 	queued struct {
-		ts []ledger.Transaction
-		es []ledger.Entry
+		ts   []ledger.Transaction
+		es   []ledger.Entry
+		msgs []queuedMessage
+		cs   []payment.Change
 	}
+}
+
+// queuedMessage is a notification enqueued and not yet written.
+type queuedMessage struct {
+	at  time.Time
+	msg notify.Message
 }
 
 // settle writes the queued credits. It runs before anything but the
@@ -98,12 +107,52 @@ type batchRepos struct {
 // an exception: settleFirst) and at the end of the batch: what any other
 // step reads is what entry-by-entry recording would have written.
 func (b *batchRepos) settle(ctx context.Context) error {
-	if len(b.queued.ts) == 0 {
-		return nil
+	if len(b.queued.cs) > 0 {
+		err := b.Repos.Payments().MoveAll(ctx, b.queued.cs)
+		b.queued.cs = b.queued.cs[:0]
+		if err != nil {
+			return err
+		}
 	}
-	err := b.Repos.Ledger().RecordAll(ctx, b.queued.ts, b.queued.es)
-	b.queued.ts, b.queued.es = b.queued.ts[:0], b.queued.es[:0]
-	return err
+	if len(b.queued.ts) > 0 {
+		err := b.Repos.Ledger().RecordAll(ctx, b.queued.ts, b.queued.es)
+		b.queued.ts, b.queued.es = b.queued.ts[:0], b.queued.es[:0]
+		if err != nil {
+			return err
+		}
+	}
+	q := b.queued.msgs
+	b.queued.msgs = nil
+	for len(q) > 0 { // in order, one Enqueue per run of one time
+		n := 1
+		for n < len(q) && q[n].at.Equal(q[0].at) {
+			n++
+		}
+		msgs := make([]notify.Message, n)
+		for i := range msgs {
+			msgs[i] = q[i].msg
+		}
+		if err := b.Repos.Outbox().Enqueue(ctx, q[0].at, msgs...); err != nil {
+			return err
+		}
+		q = q[n:]
+	}
+	return nil
+}
+
+// Outbox is the unit's outbox, whose messages wait for settle.
+func (b *batchRepos) Outbox() notify.Outbox { return batchOutbox{b} }
+
+// batchOutbox queues the batch's notifications: settle writes them in the
+// same unit of work, in order.
+type batchOutbox struct{ b *batchRepos }
+
+// Enqueue queues msgs.
+func (o batchOutbox) Enqueue(_ context.Context, at time.Time, msgs ...notify.Message) error {
+	for _, m := range msgs {
+		o.b.queued.msgs = append(o.b.queued.msgs, queuedMessage{at, m})
+	}
+	return nil
 }
 
 // settleFirst settles r's queued credits when r is a batch's.
@@ -259,14 +308,23 @@ func (r batchPayments) MatchExpected(ctx context.Context, accountID, reference s
 	return *best, nil
 }
 
-// Move moves c's payment, and the batch's copy of it.
+// Move queues the move of a payment the batch read (settle writes it with
+// MoveAll; one that moved meanwhile fails the batch there, CONFLICT) and
+// moves the batch's copy; another payment's move settles the queue and
+// is made at once.
 func (r batchPayments) Move(ctx context.Context, c payment.Change) error {
-	if err := r.Repository.Move(ctx, c); err != nil {
-		return err
+	p, ok := r.b.payments[c.Payment.ID]
+	if !ok {
+		if err := r.b.settle(ctx); err != nil {
+			return err
+		}
+		return r.Repository.Move(ctx, c)
 	}
-	if p, ok := r.b.payments[c.Payment.ID]; ok {
-		*p = c.Payment
+	if p.Status != c.From {
+		return errs.E(errs.Conflict, "The payment changed meanwhile; it is no longer %s.", c.From)
 	}
+	r.b.queued.cs = append(r.b.queued.cs, c)
+	*p = c.Payment
 	return nil
 }
 

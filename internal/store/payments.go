@@ -114,6 +114,15 @@ func (r payments) Move(ctx context.Context, c payment.Change) error {
 	if err != nil {
 		return err
 	}
+	if err := r.update(ctx, c, st); err != nil {
+		return err
+	}
+	return r.appendHistory(ctx, p, c.Stored)
+}
+
+// update writes c's payment, encoded as st, while it is in status c.From.
+func (r payments) update(ctx context.Context, c payment.Change, st storedState) error {
+	p := c.Payment
 	res, err := r.s.txExec(ctx, r.tx, movePayment,
 		append([]any{p.ID, string(c.From), string(p.Status), st.request, p.Scheme().InstitutionID, st.sender,
 			st.nextStatus, st.nextAt, micros(p.UpdatedAt)}, st.view...)...)
@@ -122,7 +131,7 @@ func (r payments) Move(ctx context.Context, c payment.Change) error {
 	} else if err != nil {
 		return err
 	}
-	return r.appendHistory(ctx, p, c.Stored)
+	return nil
 }
 
 // movePayment is Move's UPDATE, prepared once (stmt.go's hotWrites): a
