@@ -14,6 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"log/slog"
+
+	"github.com/bankrail/bankrail/internal/app"
 	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/camt"
 	"github.com/bankrail/bankrail/internal/camt/camttest"
@@ -24,14 +27,18 @@ import (
 
 // statementsUsage explains the statements subcommand.
 const statementsUsage = `bankrail-bench statements [--entries N] [--database-url URL]
-    on a fresh database (SQLite, or a schema of --database-url): creates N/2 expected payments of
-    the demo merchant (through the payment service), writes a camt.053.001.08 of N booked credits to
+    on a fresh database (SQLite, or a schema of --database-url), without a server or workers (as
+    "bankrail statements import" runs): seeds N/2 expected payments of the demo merchant (one through
+    the payment service, the others copies of its rows), writes a camt.053.001.08 of N booked credits to
     its Connect account, half of them naming an expected payment, and measures in one run:
       reference read:   the file read by the camt reader alone (no database);
       reference insert: N rows inserted into a table of one column, 64 rows a transaction (the
                         importer's unit), the least a database can do per entry;
       import:           the statement import (entries/s, its ratio to each reference) and the
-                        process's peak RSS (VmHWM) during it (the server's own memory included).`
+                        process's peak RSS (VmHWM) during it (the server's own memory included).
+    Each phase is also given per second of CPU (this process's and, on PostgreSQL, the database
+    backends'), which does not depend on what else the machine runs. --cpuprofile FILE writes a
+    CPU profile of the import.`
 
 // runStatements measures the statement import.
 func runStatements(args []string) error {
@@ -39,6 +46,7 @@ func runStatements(args []string) error {
 	fs.Usage = func() { fmt.Fprintln(fs.Output(), statementsUsage) }
 	entries := fs.Int("entries", 100000, "entries of the statement")
 	databaseURL := fs.String("database-url", "", "postgres://...; empty for SQLite")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the import alone to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -51,21 +59,27 @@ func runStatements(args []string) error {
 		return err
 	}
 	defer cleanup()
-	a, err := startBench(ctx, cfg)
+	// No server and no workers: the import as `bankrail statements
+	// import` runs it (the notification dispatcher of a running server
+	// would deliver the payments' notifications meanwhile, on the same
+	// cores).
+	demo := seed.Demo("")
+	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler), app.Options{Seed: &demo})
 	if err != nil {
 		return err
 	}
-	defer shutdown(a)
+	defer func() { _ = a.Close() }()
 	engine := "SQLite"
 	if cfg.UsesPostgres() {
 		engine = "PostgreSQL"
 	}
 	start := time.Now()
-	refs, err := expectedPayments(ctx, a.Payments(), *entries/2)
+	refs, err := seedExpected(ctx, a, *entries/2, cfg.UsesPostgres())
 	if err != nil {
 		return err
 	}
-	fmt.Printf("bankrail-bench statements: %s, %d expected payments created in %s\n", engine, len(refs), time.Since(start).Round(time.Millisecond))
+	fmt.Printf("bankrail-bench statements: %s, %d expected payments seeded in %s (one through the service, copies of it: statements_seed.go)\n",
+		engine, len(refs), time.Since(start).Round(time.Millisecond))
 	file := filepath.Join(cfg.DataDir, "statement.xml")
 	if err := writeStatement(file, *entries, refs); err != nil {
 		return err
@@ -76,6 +90,8 @@ func runStatements(args []string) error {
 	}
 	fmt.Printf("statement: %d entries, %.1f MB\n", *entries, float64(info.Size())/1e6)
 
+	meter := &cpuMeter{ctx: ctx, a: a, postgres: cfg.UsesPostgres()}
+	meter.start()
 	readRate, err := timeIt(*entries, func() error {
 		f, err := os.Open(file)
 		if err != nil {
@@ -88,6 +104,8 @@ func runStatements(args []string) error {
 	if err != nil {
 		return err
 	}
+	readCPU := meter.used()
+	meter.start()
 	insertRate, err := timeIt(*entries, func() error {
 		write, _ := a.Store().Pools()
 		return referenceInsert(ctx, write, *entries)
@@ -95,12 +113,18 @@ func runStatements(args []string) error {
 	if err != nil {
 		return err
 	}
+	insertCPU := meter.used()
 	runtime.GC()
 	debug.FreeOSMemory()
 	resetPeakRSS()
 	base := peakRSS()
 	opCtx := identity.WithPrincipal(ctx, identity.Principal{Role: identity.RoleOperator, Username: "bench"})
 	var sum struct{ matched, manual int }
+	stop, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		return err
+	}
+	meter.start()
 	importRate, err := timeIt(*entries, func() error {
 		f, err := os.Open(file)
 		if err != nil {
@@ -111,14 +135,19 @@ func runStatements(args []string) error {
 		sum.matched, sum.manual = s.Matched, s.ManualCredits
 		return err
 	})
+	stop()
+	importCPU := meter.used()
 	if err != nil {
 		return err
 	}
 	peak := peakRSS()
-	fmt.Printf("\n%-18s %12s %14s\n", "phase", "entries/s", "import ÷ it")
-	fmt.Printf("%-18s %12.0f %14.3f\n", "reference read", readRate, importRate/readRate)
-	fmt.Printf("%-18s %12.0f %14.3f\n", "reference insert", insertRate, importRate/insertRate)
-	fmt.Printf("%-18s %12.0f %14s\n", "import", importRate, "")
+	perCPU := func(d time.Duration) float64 { return float64(*entries) / d.Seconds() }
+	fmt.Printf("\n%-18s %12s %14s %16s %14s\n", "phase", "entries/s", "import ÷ it", "entries/CPU-s", "import ÷ it")
+	fmt.Printf("%-18s %12.0f %14.3f %16.0f %14.3f\n", "reference read", readRate, importRate/readRate, perCPU(readCPU), perCPU(importCPU)/perCPU(readCPU))
+	fmt.Printf("%-18s %12.0f %14.3f %16.0f %14.3f\n", "reference insert", insertRate, importRate/insertRate, perCPU(insertCPU), perCPU(importCPU)/perCPU(insertCPU))
+	fmt.Printf("%-18s %12.0f %14s %16.0f %14s\n", "import", importRate, "", perCPU(importCPU), "")
+	fmt.Printf("CPU (this process + the database's backends): read %s, insert %s, import %s\n",
+		readCPU.Round(time.Millisecond), insertCPU.Round(time.Millisecond), importCPU.Round(time.Millisecond))
 	fmt.Printf("import: %d matched, %d manual credits; peak RSS (VmHWM) %.1f MB during the import (%.1f MB before it); targets: >= 20000 entries/s, < 100 MB\n",
 		sum.matched, sum.manual, float64(peak)/1e6, float64(base)/1e6)
 	return nil
@@ -137,6 +166,29 @@ func timeIt(n int, fn func() error) (float64, error) {
 		return 0, err
 	}
 	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// cpuMeter measures the CPU time of a phase: this process's and, on
+// PostgreSQL, the database backends' (dbcpu.go). On a machine shared with
+// other work, the wall-clock rates of two phases measured one after the
+// other vary with the others' load; their CPU times do not.
+type cpuMeter struct {
+	ctx      context.Context
+	a        *app.App
+	postgres bool
+	proc     time.Duration
+	db       map[int]time.Duration
+}
+
+func (m *cpuMeter) start() {
+	m.proc, _ = processCPU(os.Getpid())
+	m.db = databaseCPU(m.ctx, m.a, m.postgres)
+}
+
+// used is the CPU time since start.
+func (m *cpuMeter) used() time.Duration {
+	proc, _ := processCPU(os.Getpid())
+	return proc - m.proc + cpuSince(m.db, databaseCPU(m.ctx, m.a, m.postgres))
 }
 
 // referenceInsert inserts n rows of one column, 64 a transaction.

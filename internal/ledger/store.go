@@ -31,6 +31,12 @@ type Repository interface {
 	// nothing, with InsufficientFunds when a balance would go below zero,
 	// and with CONFLICT when t's (account, ExternalID) was taken.
 	Record(ctx context.Context, t Transaction, e Entry) error
+	// RecordAll records each ts[i] with its first entry es[i], as Record
+	// would one after the other, in a few multi-row statements: the
+	// balances move once per account by the sum of its entries, so the
+	// entries must be such that their order cannot matter (none takes
+	// from a balance: credits).
+	RecordAll(ctx context.Context, ts []Transaction, es []Entry) error
 	// Move saves t (after Settle) and its entry, only while the stored
 	// transaction is still in status from (else CONFLICT, nothing written).
 	Move(ctx context.Context, t Transaction, from TxStatus, e Entry) error

@@ -42,6 +42,10 @@ type PayinOutcome struct {
 // funds move to RECEIVED.
 var payinStatuses = []Status{StatusCompleted, StatusNotReceived, StatusBankRedirect, StatusAuthorisedByUser, StatusDelayedAtBank}
 
+// PayinStatuses are the statuses of an expected payment that incoming
+// funds move to RECEIVED (what Credit asks MatchExpected for).
+func PayinStatuses() []Status { return append([]Status(nil), payinStatuses...) }
+
 // Payin books incoming funds on the Connect account of in's beneficiary
 // IBAN: funds whose reference (a payment's uniqueReference or id),
 // amount and currency match an expected payment of that account (COMPLETED,

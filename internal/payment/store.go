@@ -51,6 +51,9 @@ type Repository interface {
 	// Due returns up to limit ids of payments whose timed move is due at
 	// now, the most overdue first.
 	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// MoveAll is Move of each of cs, in order, inside a unit of work: the
+	// moves' history written in a few multi-row statements.
+	MoveAll(ctx context.Context, cs []Change) error
 	// MatchExpected returns the oldest payment expected on Connect account
 	// accountID, in one of statuses, of amount and currency, whose
 	// uniqueReference or id is reference (RESOURCE_NOT_FOUND when none).

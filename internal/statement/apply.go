@@ -31,7 +31,13 @@ func (im *Importer) apply(ctx context.Context, r Repos, p pending) (outcome, err
 	if err != nil || !ok {
 		return outcome{duplicate: !ok}, err
 	}
+	return im.applyClaimed(ctx, r, p, now)
+}
+
+// applyClaimed applies each transaction of entry p, claimed in unit r.
+func (im *Importer) applyClaimed(ctx context.Context, r Repos, p pending, now time.Time) (outcome, error) {
 	var o outcome
+	var err error
 	for n, t := range p.entry.Transactions {
 		if t.Credit {
 			err = im.credit(ctx, r, p, n, t, now, &o)
@@ -49,6 +55,9 @@ func (im *Importer) apply(ctx context.Context, r Repos, p pending) (outcome, err
 // sent (its EndToEndId names it), or funds matched as POST /payin's.
 func (im *Importer) credit(ctx context.Context, r Repos, p pending, n int, t camt.Transaction, now time.Time, o *outcome) error {
 	if t.EndToEndID != "" {
+		if err := settleFirst(ctx, r); err != nil {
+			return err
+		}
 		tx, found, err := outgoing(ctx, r, p.acct, t.EndToEndID)
 		if err != nil {
 			return err
@@ -58,6 +67,9 @@ func (im *Importer) credit(ctx context.Context, r Repos, p pending, n int, t cam
 		}
 	}
 	if t.Return {
+		if err := settleFirst(ctx, r); err != nil {
+			return err
+		}
 		return exception(ctx, r, p, t, now, o, "a returned transfer whose EndToEndId names no payout or refund of this account")
 	}
 	in := payinOf(p, n, t)
@@ -121,6 +133,9 @@ func (im *Importer) returned(ctx context.Context, r Repos, p pending, n int, t c
 // refund bankrail sent (by EndToEndId) completes it; anything else is an
 // exception.
 func (im *Importer) debit(ctx context.Context, r Repos, p pending, t camt.Transaction, now time.Time, o *outcome) error {
+	if err := settleFirst(ctx, r); err != nil {
+		return err
+	}
 	if t.EndToEndID == "" {
 		return exception(ctx, r, p, t, now, o, "a debit without an EndToEndId: bankrail did not initiate it")
 	}

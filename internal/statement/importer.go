@@ -19,14 +19,15 @@ import (
 
 // Config are the importer's settings.
 type Config struct {
-	// BatchSize is how many entries one unit of work applies (default 64):
+	// BatchSize is how many entries one unit of work applies (default
+	// 500: its claims, look-ups and writes are made per batch):
 	// an entry is never split, and a batch that fails is applied again one
 	// entry a unit.
 	BatchSize int
 }
 
 // DefaultBatchSize is Config.BatchSize's default.
-const DefaultBatchSize = 64
+const DefaultBatchSize = 500
 
 func (c *Config) validate() error {
 	if c.BatchSize == 0 {

@@ -126,18 +126,7 @@ func (r *run) flush() error {
 	if len(batch) == 0 {
 		return nil
 	}
-	var outs []outcome
-	err := r.im.d.InTx(r.ctx, func(rp Repos) error {
-		outs = outs[:0]
-		for _, p := range batch {
-			o, err := r.im.apply(r.ctx, rp, p)
-			if err != nil {
-				return err
-			}
-			outs = append(outs, o)
-		}
-		return nil
-	})
+	outs, err := r.im.applyBatch(r.ctx, batch)
 	if err == nil {
 		for _, o := range outs {
 			r.add(o)

@@ -129,6 +129,17 @@ type Repository interface {
 	// Claim records c, or reports false (writing nothing) when its key was
 	// claimed before: the entry was applied already.
 	Claim(ctx context.Context, c Claim) (bool, error)
+	// ClaimAll claims cs (in key order) at once, in as few statements as
+	// it can, and reports which it claimed: a key claimed before, or
+	// earlier in cs, is not.
+	ClaimAll(ctx context.Context, cs []Claim) ([]bool, error)
+	// Booked reads the transactions of accountID whose external id is one
+	// of externalIDs (none: an empty list).
+	Booked(ctx context.Context, accountID string, externalIDs []string) ([]ledger.Transaction, error)
+	// Expected reads the payments expected on accountID, in one of
+	// statuses, whose uniqueReference or id is one of refs: every
+	// candidate of payment.Repository.MatchExpected for those references.
+	Expected(ctx context.Context, accountID string, refs []string, statuses []payment.Status) ([]payment.Payment, error)
 	// AccountOf reads the account of iban: the Connect account with that
 	// IBAN, or the account of an alias with it (bounce: the alias is
 	// inactive, its funds go back).

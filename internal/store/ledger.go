@@ -182,22 +182,31 @@ func (r ledgerRepo) post(ctx context.Context, e ledger.Entry) error {
 	accounts := e.Accounts()
 	slices.Sort(accounts)
 	for _, id := range accounts {
-		d := e.Delta(id)
 		cur := e.Postings[slices.IndexFunc(e.Postings, func(p ledger.Posting) bool { return p.AccountID == id })].Amount.Currency()
-		res, err := r.s.txExec(ctx, r.tx, moveBalance,
-			id, d.Available, d.Pending, d.Held, cur)
-		if err := expectOne(res, err, "account "+id); errs.Is(err, errs.NotFound) {
-			var have string
-			if err := r.tx.QueryRowContext(ctx, `SELECT currency FROM ledger_accounts WHERE id = $1`, id).Scan(&have); err != nil {
-				return translate(err, "account "+id)
-			}
-			if have != cur {
-				return fmt.Errorf("ledger: entry %s posts %s to the %s account %s", e.ID, cur, have, id)
-			}
-			return ledger.InsufficientFunds(id)
-		} else if err != nil {
+		if err := r.moveBalance(ctx, id, cur, e.Delta(id), "entry "+e.ID); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// moveBalance moves the cached balance of account id by d, refused (the
+// unit of work fails) when a part of it would go below zero or the
+// account is not in cur; what names the entries, for the error.
+func (r ledgerRepo) moveBalance(ctx context.Context, id, cur string, d ledger.Balance, what string) error {
+	res, err := r.s.txExec(ctx, r.tx, moveBalance,
+		id, d.Available, d.Pending, d.Held, cur)
+	if err := expectOne(res, err, "account "+id); errs.Is(err, errs.NotFound) {
+		var have string
+		if err := r.tx.QueryRowContext(ctx, `SELECT currency FROM ledger_accounts WHERE id = $1`, id).Scan(&have); err != nil {
+			return translate(err, "account "+id)
+		}
+		if have != cur {
+			return fmt.Errorf("ledger: %s posts %s to the %s account %s", what, cur, have, id)
+		}
+		return ledger.InsufficientFunds(id)
+	} else if err != nil {
+		return err
 	}
 	return nil
 }

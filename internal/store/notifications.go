@@ -34,6 +34,9 @@ func (s *Store) wakeAfterCommit(tx *sql.Tx) {
 // the caller (they are: both change the payment's row); if they are not,
 // one fails with CONFLICT instead of being misordered.
 func (s *Store) enqueue(ctx context.Context, tx *sql.Tx, now time.Time, msgs ...notify.Message) ([]string, error) {
+	if len(msgs) > 2 {
+		return s.enqueueMany(ctx, tx, now, msgs)
+	}
 	made := make([]string, 0, len(msgs))
 	for _, m := range msgs {
 		if err := m.Validate(); err != nil {
@@ -41,7 +44,7 @@ func (s *Store) enqueue(ctx context.Context, tx *sql.Tx, now time.Time, msgs ...
 		}
 		appID := m.ApplicationID
 		if appID == "" {
-			if err := tx.QueryRowContext(ctx, `SELECT id FROM applications WHERE client_id = $1`, m.ClientID).Scan(&appID); err != nil {
+			if err := s.inside(tx).QueryRowContext(ctx, selectApplicationOfClient, m.ClientID).Scan(&appID); err != nil {
 				return nil, translate(err, "application "+m.ClientID+" of a notification")
 			}
 		}
@@ -50,11 +53,7 @@ func (s *Store) enqueue(ctx context.Context, tx *sql.Tx, now time.Time, msgs ...
 		if key == "" {
 			key = id
 		}
-		_, err := tx.ExecContext(ctx, `
-			INSERT INTO notifications (id, customer_id, application_id, payment_id, ordering_key, seq, type, url, body,
-				status, next_attempt_at, created_at)
-			VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(MAX(seq), 0) + 1 FROM notifications WHERE ordering_key = $5),
-				$6, $7, $8, 'PENDING', $9, $9)`,
+		_, err := s.txExec(ctx, tx, insertNotification,
 			id, m.CustomerID, appID, m.PaymentID, key, m.Type, m.URL, string(m.Body), micros(now))
 		if err != nil {
 			return nil, translate(err, "notification")
@@ -64,6 +63,19 @@ func (s *Store) enqueue(ctx context.Context, tx *sql.Tx, now time.Time, msgs ...
 	s.wakeAfterCommit(tx)
 	return made, nil
 }
+
+// The statements of enqueue, prepared once (stmt.go's hotWrites): every
+// payment's move and a statement import's thousands enqueue.
+const (
+	selectApplicationOfClient = `SELECT id FROM applications WHERE client_id = $1`
+	insertNotification        = `
+		INSERT INTO notifications (id, customer_id, application_id, payment_id, ordering_key, seq, type, url, body,
+			status, next_attempt_at, created_at)
+		VALUES ($1, $2, $3, $4, $5, (SELECT COALESCE(MAX(seq), 0) + 1 FROM notifications WHERE ordering_key = $5),
+			$6, $7, $8, 'PENDING', $9, $9)`
+)
+
+func init() { hotWrites = append(hotWrites, selectApplicationOfClient, insertNotification) }
 
 // EnqueueNotifications writes msgs in a transaction of their own, for a
 // feature whose notification is its only change. Features that change state

@@ -114,13 +114,16 @@ func (r payments) Move(ctx context.Context, c payment.Change) error {
 	if err != nil {
 		return err
 	}
-	res, err := r.tx.ExecContext(ctx, `
-		UPDATE payments SET status = $3, request = $4, institution_id = $5, sender = $6,
-			next_status = $7, next_at = $8, updated_at = $9, view_columns = $10, payment_type = $11, payer_email = $12,
-			device_ip = $13, device_fingerprint = $14, beneficiary_name = $15, beneficiary_iban = $16,
-			beneficiary_swift_bic = $17, beneficiary_sort_code = $18, beneficiary_account_number = $19,
-			sender_name = $20, sender_iban = $21, sender_sort_code = $22, sender_account_number = $23
-		WHERE id = $1 AND status = $2`,
+	if err := r.update(ctx, c, st); err != nil {
+		return err
+	}
+	return r.appendHistory(ctx, p, c.Stored)
+}
+
+// update writes c's payment, encoded as st, while it is in status c.From.
+func (r payments) update(ctx context.Context, c payment.Change, st storedState) error {
+	p := c.Payment
+	res, err := r.s.txExec(ctx, r.tx, movePayment,
 		append([]any{p.ID, string(c.From), string(p.Status), st.request, p.Scheme().InstitutionID, st.sender,
 			st.nextStatus, st.nextAt, micros(p.UpdatedAt)}, st.view...)...)
 	if err := expectOne(res, err, "payment "+p.ID); errs.Is(err, errs.NotFound) {
@@ -128,8 +131,20 @@ func (r payments) Move(ctx context.Context, c payment.Change) error {
 	} else if err != nil {
 		return err
 	}
-	return r.appendHistory(ctx, p, c.Stored)
+	return nil
 }
+
+// movePayment is Move's UPDATE, prepared once (stmt.go's hotWrites): a
+// statement import moves thousands of payments.
+const movePayment = `
+	UPDATE payments SET status = $3, request = $4, institution_id = $5, sender = $6,
+		next_status = $7, next_at = $8, updated_at = $9, view_columns = $10, payment_type = $11, payer_email = $12,
+		device_ip = $13, device_fingerprint = $14, beneficiary_name = $15, beneficiary_iban = $16,
+		beneficiary_swift_bic = $17, beneficiary_sort_code = $18, beneficiary_account_number = $19,
+		sender_name = $20, sender_iban = $21, sender_sort_code = $22, sender_account_number = $23
+	WHERE id = $1 AND status = $2`
+
+func init() { hotWrites = append(hotWrites, movePayment) }
 
 // SetSender records the paying account reported by the bank.
 func (r payments) SetSender(ctx context.Context, id string, sender payment.Sender, at time.Time) error {

@@ -26,7 +26,7 @@ var (
 )
 
 // Statements is the statement repository inside the transaction.
-func (t *Tx) Statements() statement.Repository { return statements{s: t.s, q: t.tx} }
+func (t *Tx) Statements() statement.Repository { return statements{s: t.s, q: t.s.inside(t.tx)} }
 
 // Statements reads statement data outside any unit of work.
 func (s *Store) Statements() statement.Repository { return statements{s: s, q: s.read} }

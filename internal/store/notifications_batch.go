@@ -1,0 +1,111 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/ids"
+	"github.com/bankrail/bankrail/internal/notify"
+)
+
+// enqueueRows is how many notifications one INSERT of enqueueMany takes.
+const enqueueRows = 100
+
+// enqueueMany is enqueue for many messages (a statement import's batch):
+// the applications of their clients read in one query, the last seq of
+// their ordering keys in one, the rows in INSERTs of enqueueRows, each
+// message numbered after the ones before it of its key (as enqueue's
+// one-row subquery numbers it).
+func (s *Store) enqueueMany(ctx context.Context, tx *sql.Tx, now time.Time, msgs []notify.Message) ([]string, error) {
+	apps := map[string]string{} // client id → application id
+	var clients, keys []string
+	for _, m := range msgs {
+		if err := m.Validate(); err != nil {
+			return nil, err
+		}
+		if _, ok := apps[m.ClientID]; m.ApplicationID == "" && !ok {
+			apps[m.ClientID] = ""
+			clients = append(clients, m.ClientID)
+		}
+		if m.PaymentID != "" {
+			keys = append(keys, m.PaymentID)
+		}
+	}
+	if err := s.pairs(ctx, tx, `SELECT client_id, id FROM applications WHERE client_id IN `, clients, func(k, v string) { apps[k] = v }); err != nil {
+		return nil, translate(err, "applications of notifications")
+	}
+	seqs := map[string]int64{}
+	if err := s.pairs(ctx, tx, `SELECT ordering_key, CAST(MAX(seq) AS TEXT) FROM notifications WHERE ordering_key IN `, keys,
+		func(k, v string) { seqs[k] = atoi64(v) }, " GROUP BY ordering_key"); err != nil {
+		return nil, translate(err, "notification order")
+	}
+	made := make([]string, 0, len(msgs))
+	for lo := 0; lo < len(msgs); lo += enqueueRows {
+		b := s.binder()
+		var rows []string
+		for _, m := range msgs[lo:min(lo+enqueueRows, len(msgs))] {
+			appID := m.ApplicationID
+			if appID == "" {
+				if appID = apps[m.ClientID]; appID == "" {
+					return nil, translate(sql.ErrNoRows, "application "+m.ClientID+" of a notification")
+				}
+			}
+			id := ids.New()
+			key := m.PaymentID
+			if key == "" {
+				key = id
+			}
+			seqs[key]++
+			rows = append(rows, b.row(id, m.CustomerID, appID, m.PaymentID, key, seqs[key], m.Type, m.URL, string(m.Body), "PENDING", micros(now), micros(now)))
+			made = append(made, id)
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO notifications (id, customer_id, application_id, payment_id, ordering_key, seq, type, url, body,
+			status, next_attempt_at, created_at) VALUES `+joinRows(rows), b.args...)
+		if err != nil {
+			return nil, translate(err, "notifications")
+		}
+	}
+	s.wakeAfterCommit(tx)
+	return made, nil
+}
+
+// pairs runs query (which ends in "IN ") over in, in parts of batchRows,
+// with tail after the list, and gives each row's two columns to fn.
+func (s *Store) pairs(ctx context.Context, tx *sql.Tx, query string, in []string, fn func(k, v string), tail ...string) error {
+	for lo := 0; lo < len(in); lo += batchRows {
+		b := s.binder()
+		q := query + "(" + b.list(in[lo:min(lo+batchRows, len(in))]) + ")"
+		for _, t := range tail {
+			q += t
+		}
+		rows, err := tx.QueryContext(ctx, q, b.args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var k, v string
+			if err := rows.Scan(&k, &v); err != nil {
+				rows.Close()
+				return err
+			}
+			fn(k, v)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// atoi64 reads a number the database wrote (0 for none).
+func atoi64(s string) int64 {
+	n, _ := strconv.ParseInt(s, 10, 64)
+	return n
+}
+
+// joinRows joins a multi-row INSERT's rows.
+func joinRows(rows []string) string { return strings.Join(rows, ", ") }
