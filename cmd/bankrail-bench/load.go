@@ -21,16 +21,22 @@ import (
 // loadUsage explains the load subcommand.
 const loadUsage = `bankrail-bench load [--connections 32] [--duration 10s] [--rounds 4] [--database-url URL]
     [--engines sqlite,postgres] [--phases bare,create,create-key,read] [--cpuprofile FILE] [--write FILE]
+    [--soak-duration 10m] [--soak-load 0.5] [--soak-receiver-delay 100ms]
     many concurrent keep-alive connections, like wrk -t2 -c32 -d10s, against a bare Go net/http
     server answering fixed JSON and bankrail (in this process, on loopback), in rounds that run
     every phase in turn; each figure is also given as a ratio to the bare server's rate in the
     same round (the median over rounds). Phases: bare, create (POST /payments), create-key (with
     a fresh Idempotency-Key each), read (GET /payments/{id}), list (GET /payments, page 1),
-    create-log and read-log (the same with the access log at INFO, written to a file). units/tx
-    is how many requests' writes shared each transaction the store committed (group commit,
-    from /metrics). With
+    create-log and read-log (the same with the access log at INFO, written to a file), floor (the
+    payment row of a create INSERTed plainly on the writer pool: rows per writer-second beside
+    the creates'), soak (once, after the rounds: creates, reads, payins and refunds with their
+    notifications to a slow receiver, at --soak-load of the mix's capacity for --soak-duration;
+    p99, RSS over time, errors). units/tx is how many requests' writes shared each transaction
+    the store committed (group commit, from /metrics); per writer-s is requests per second of
+    those transactions. With
     --database-url both engines run (--engines to choose). --write updates the measured section
-    of a Markdown file (docs/performance.md). Any failed request fails the command.`
+    of a Markdown file (docs/performance.md) and, from the same run, its soak section and
+    issue 31's targets table. Any failed request fails the command.`
 
 // loadOptions are the flags of load.
 type loadOptions struct {
