@@ -28,12 +28,12 @@ const loadUsage = `bankrail-bench load [--connections 32] [--duration 10s] [--ro
     same round (the median over rounds). Phases: bare, create (POST /payments), create-key (with
     a fresh Idempotency-Key each), read (GET /payments/{id}), list (GET /payments, page 1),
     create-log and read-log (the same with the access log at INFO, written to a file), floor (the
-    payment row of a create INSERTed plainly on the writer pool: rows per writer-second beside
+    payment row of a create INSERTed plainly on the writer pool: rows per CPU second beside
     the creates'), soak (once, after the rounds: creates, reads, payins and refunds with their
     notifications to a slow receiver, at --soak-load of the mix's capacity for --soak-duration;
     p99, RSS over time, errors). units/tx is how many requests' writes shared each transaction
-    the store committed (group commit, from /metrics); per writer-s is requests per second of
-    those transactions. With
+    the store committed (group commit, from /metrics); per writer CPU-s is requests per CPU
+    second of the writer in those transactions. With
     --database-url both engines run (--engines to choose). --write updates the measured section
     of a Markdown file (docs/performance.md) and, from the same run, its soak section and
     issue 31's targets table. Any failed request fails the command.`
@@ -129,8 +129,8 @@ type phaseResult struct {
 	lat    []time.Duration
 	errors int
 	units  []float64 // per round: units of work per committed transaction of the store (0: none committed)
-	// writer: per round, requests (floor: rows) per second of the store's
-	// writer in its transactions (writerSeconds; 0: none committed).
+	// writer: per round, requests (floor: rows) per CPU second of the
+	// store's writer in its transactions (writerCPU; 0: none committed).
 	writer []float64
 }
 
@@ -294,7 +294,7 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 				if err != nil {
 					return res, err
 				}
-				m, count, writer = f.m, f.rows, f.writer.Seconds()
+				m, count, writer = f.m, f.rows, f.cpu.Seconds()
 			} else if m, err = d.run(d.phase(name), o.duration); err != nil {
 				return res, err
 			}
@@ -308,7 +308,7 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 				m.lat = nil // per transaction, not per request: no latency shown
 			} else {
 				p.units = append(p.units, unitsPerTx(tx0, tx1))
-				count, writer = len(m.lat), writerSeconds(tx0, tx1)
+				count, writer = len(m.lat), writerCPU(tx0, tx1)
 			}
 			perWriter := 0.0
 			if writer > 0 {
@@ -333,7 +333,7 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 		}
 		fmt.Println()
 	}
-	fmt.Printf("\n%-12s %10s %10s %10s %8s %6s %8s %9s %8s %9s  %s\n", "phase", "req/s", "p50", "p99", "errors", "cores", "CPU/req", "÷ bare/CPU", "units/tx", "/writer-s", "÷ bare (median; per round)")
+	fmt.Printf("\n%-12s %10s %10s %10s %8s %6s %8s %9s %8s %9s  %s\n", "phase", "req/s", "p50", "p99", "errors", "cores", "CPU/req", "÷ bare/CPU", "units/tx", "/wCPU-s", "÷ bare (median; per round)")
 	for _, p := range res.phases {
 		p50, p99 := percentiles(p.lat)
 		fmt.Printf("%-12s %10.0f %10s %10s %8d %6.2f %6.0fµs %9.3f %8s %9s  %.3f (%s)\n", p.name, median(p.rps), p50, p99, p.errors,

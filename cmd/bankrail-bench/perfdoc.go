@@ -104,10 +104,10 @@ func writePerformance(o loadOptions, results []engineResult) error {
 		"*CPU/req* is this process's CPU per request; "+
 		"*÷ bare per CPU* compares requests per CPU second of this process the same way (less sensitive to other load on the machine, blind to PostgreSQL's CPU); "+
 		"*units/tx* is the median over rounds of the units of work (each request's writes) per transaction the store committed during the phase (group commit; `bankrail_store_transaction_units`), - where it committed none; "+
-		"*per writer-s* is requests per second the store spent in those transactions, BEGIN to COMMIT done (`bankrail_store_transaction_seconds`; on SQLite its one writer's busy time, an upper bound of the writer's CPU), "+
-		"and for the *floor* phase the payment row of a create INSERTed plainly on the same writer pool, as many to a transaction as the keyed creates had, rows per second in those transactions\n\n",
+		"*per writer CPU-s* is requests per CPU second of the store's writer in those transactions, BEGIN to COMMIT done (`bankrail_store_transaction_cpu_seconds_total`: the goroutine that runs a group is locked to its thread, whose CPU clock is read; on SQLite the engine's work is all in it, on PostgreSQL the server's is not), "+
+		"and for the *floor* phase the payment row of a create INSERTed plainly on the same writer pool from one thread, as many to a transaction as the keyed creates had: rows per CPU second of that thread\n\n",
 		o.connections, o.duration, o.rounds)
-	fmt.Fprintf(&b, "| engine | phase | req/s (median) | **÷ bare** (median) | ÷ bare per round | cores | CPU/req | ÷ bare per CPU | units/tx | per writer-s | p50 | p99 | errors |\n")
+	fmt.Fprintf(&b, "| engine | phase | req/s (median) | **÷ bare** (median) | ÷ bare per round | cores | CPU/req | ÷ bare per CPU | units/tx | per writer CPU-s | p50 | p99 | errors |\n")
 	fmt.Fprintf(&b, "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range results {
 		for _, p := range r.phases {

@@ -96,7 +96,7 @@ func TestTargetRowsComeFromTheRun(t *testing.T) {
 			t.Errorf("%s: %q, want %q", target, got[target], want)
 		}
 	}
-	if !strings.Contains(got["SQLite: creates per writer-second beside a plain INSERT of the same row (the floor), reported"], "create-key 3000/writer-s = 0.30 of it") {
+	if !strings.Contains(got["SQLite: creates per CPU second of the writer beside a plain INSERT of the same row (the floor), reported"], "create-key 3000 per writer CPU-s = 0.30 of it") {
 		t.Errorf("the floor row: %q", got)
 	}
 	if !strings.HasSuffix(got["PostgreSQL soak: RSS flat after the first 0s"], "**no**") {

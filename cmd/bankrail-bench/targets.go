@@ -60,11 +60,11 @@ func targetRows(results []engineResult) []targetRow {
 			var parts []string
 			for _, name := range []string{"create", "create-key"} {
 				if p := ph[name]; p != nil && median(p.writer) > 0 {
-					parts = append(parts, fmt.Sprintf("%s %.0f/writer-s = %.2f of it", name, median(p.writer), median(p.writer)/median(f.writer)))
+					parts = append(parts, fmt.Sprintf("%s %.0f per writer CPU-s = %.2f of it", name, median(p.writer), median(p.writer)/median(f.writer)))
 				}
 			}
-			rows = append(rows, targetRow{"3", "SQLite: creates per writer-second beside a plain INSERT of the same row (the floor), reported",
-				fmt.Sprintf("floor %.0f rows/writer-s (%.0f a transaction); %s", median(f.writer), median(f.units), strings.Join(parts, "; ")),
+			rows = append(rows, targetRow{"3", "SQLite: creates per CPU second of the writer beside a plain INSERT of the same row (the floor), reported",
+				fmt.Sprintf("floor %.0f rows per CPU-s (%.0f a transaction); %s", median(f.writer), median(f.units), strings.Join(parts, "; ")),
 				yesNo(len(parts) > 0)})
 		}
 	}
