@@ -46,6 +46,7 @@ type soakResult struct {
 	receiverDelay time.Duration
 	notified      int64            // notifications the slow receiver answered
 	notifications map[string]int64 // the server's notifications by status at the end
+	loadAvg       [2]string        // the machine's 1-minute load average as the paced run began and ended
 }
 
 // soakState is the mix's shared state: payments to read, and payments

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -42,10 +43,12 @@ func runSoak(ctx context.Context, o loadOptions, d *driver, a *app.App) (*soakRe
 	clear(s.ops)
 	s.mu.Unlock()
 	paced := &soakRun{s: s, conns: o.connections, rate: res.rate, dur: o.soakDuration}
+	res.loadAvg[0] = loadAverage()
 	stop := make(chan struct{})
 	samples := sampleRSS(min(max(o.soakDuration/120, 100*time.Millisecond), 5*time.Second), stop)
 	err = paced.run()
 	close(stop)
+	res.loadAvg[1] = loadAverage()
 	if err != nil {
 		return nil, err
 	}
@@ -106,9 +109,18 @@ func (r *soakResult) summary() string {
 		parts[i] = fmt.Sprintf("%s %d", k, r.ops[k])
 	}
 	return fmt.Sprintf("%d operations in %s (%s; paced at %.0f op/s, %.0f%% of the mix's capacity %.0f op/s), p50 %s, p99 %s, %d started over 1 s late, %d errors; "+
-		"RSS %s; notifications: %d answered by the receiver (%s each), by status at the end %s",
+		"RSS %s; notifications: %d answered by the receiver (%s each), by status at the end %s; machine load %s → %s",
 		r.total, r.duration, strings.Join(parts, ", "), r.rate, 100*r.rate/max(r.capacity, 1e-9), r.capacity, r.p50, r.p99, r.late, r.errors, r.rss,
-		r.notified, r.receiverDelay, formatCounts(r.notifications))
+		r.notified, r.receiverDelay, formatCounts(r.notifications), r.loadAvg[0], r.loadAvg[1])
+}
+
+// loadAverage is the machine's 1-minute load average ("?" unknown).
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // formatCounts writes counts by key, sorted.

@@ -113,15 +113,15 @@ func writeSoak(o loadOptions, results []engineResult) error {
 		"RSS is this process's (server and load generator; the generator keeps a fixed-size histogram, no per-request memory), sampled through the run; "+
 		"flat: the least-squares slope of the samples after the warm-up (the first minute, or a fifth of a shorter run) times that stretch's length stays under %.0f MB or %.0f %% of the RSS when it began, whichever is larger.\n\n",
 		o.connections, flatBoundMB, 100*flatBoundShare)
-	fmt.Fprintf(&b, "| engine | capacity | paced | operations | p50 | p99 | errors | RSS | notifications | met? |\n|---|---:|---:|---|---:|---:|---:|---|---|---|\n")
+	fmt.Fprintf(&b, "| engine | capacity | paced | operations | p50 | p99 | errors | RSS | notifications | machine load | met? |\n|---|---:|---:|---|---:|---:|---:|---|---|---|---|\n")
 	for _, r := range results {
 		s := r.soak
 		if s == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %.0f op/s | %.0f op/s for %s | %d (%s) | %s | %s | %d | %s | %d answered (%s each); at the end %s | %s |\n",
-			r.engine, s.capacity, s.rate, s.duration, s.total, formatCounts(s.ops), s.p50, s.p99, s.errors, s.rss, s.notified, s.receiverDelay,
-			formatCounts(s.notifications), yesNo(s.met()))
+		fmt.Fprintf(&b, "| %s | %.0f op/s | %.0f op/s for %s | %d (%s); %d started over 1 s late | %s | %s | %d | %s | %d answered (%s each); at the end %s | %s → %s | %s |\n",
+			r.engine, s.capacity, s.rate, s.duration, s.total, formatCounts(s.ops), s.late, s.p50, s.p99, s.errors, s.rss, s.notified, s.receiverDelay,
+			formatCounts(s.notifications), s.loadAvg[0], s.loadAvg[1], yesNo(s.met()))
 	}
 	return updateSection(o.write, "soak", b.String())
 }
