@@ -21,17 +21,21 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/ids"
 )
 
-// floorFresh are the payments columns given fresh values in each copy
-// (unique, or unique in practice).
-var floorFresh = map[string]bool{"id": true, "short_code": true, "unique_reference": true, "checkout_token": true}
+// floorFresh are the payments columns that are unique, given fresh values
+// in each copy: the id as bankrail makes it (ids.New, time-ordered: the
+// primary key's index is appended to, as a create's), the short code
+// random (as a create's).
+var floorFresh = map[string]func(n int) string{"id": func(int) string { return ids.New() }, "short_code": freshText}
 
 // floorRow is the row copied and its INSERT.
 type floorRow struct {
+	cols   []string
 	insert string
 	vals   []any
-	fresh  map[int]int // column index: length of the fresh value
+	fresh  map[int]int // column index: length of the value copied
 }
 
 // loadFloorRow reads the newest payment row.
@@ -48,7 +52,7 @@ func loadFloorRow(ctx context.Context, db *sql.DB) (*floorRow, error) {
 	if !rows.Next() {
 		return nil, fmt.Errorf("floor: no payment to copy (a create phase or --warmup must run first)")
 	}
-	r := &floorRow{vals: make([]any, len(cols)), fresh: map[int]int{}}
+	r := &floorRow{vals: make([]any, len(cols)), fresh: map[int]int{}, cols: cols}
 	ptrs := make([]any, len(cols))
 	for i := range ptrs {
 		ptrs[i] = &r.vals[i]
@@ -62,7 +66,7 @@ func loadFloorRow(ctx context.Context, db *sql.DB) (*floorRow, error) {
 		if b, ok := r.vals[i].([]byte); ok {
 			r.vals[i] = string(b)
 		}
-		if s, ok := r.vals[i].(string); ok && floorFresh[c] {
+		if s, ok := r.vals[i].(string); ok && floorFresh[c] != nil {
 			r.fresh[i] = len(s)
 		}
 	}
@@ -112,7 +116,7 @@ func runFloor(ctx context.Context, a *app.App, dur time.Duration, perTx int) (fl
 		}
 		for range perTx {
 			for i, n := range row.fresh {
-				vals[i] = freshText(n)
+				vals[i] = floorFresh[row.cols[i]](n)
 			}
 			if _, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, vals...); err != nil {
 				_ = tx.Rollback()
