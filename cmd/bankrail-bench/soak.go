@@ -66,15 +66,11 @@ type soakState struct {
 }
 
 func newSoakState(d *driver, receiverURL string) (*soakState, error) {
-	body, err := json.Marshal(map[string]any{
-		"currency": "EUR", "amount": 1050, "internalReference": "soak", "paymentReference": "Soak",
-		"payer":         map[string]any{"firstName": "Anna", "lastName": "Müller", "email": "anna@example.com"},
-		"device":        map[string]any{"ip": "203.0.113.7", "userAgent": "bankrail-bench"},
-		"paymentSystem": "OPEN_BANKING_EU",
-		"openBankingEU": map[string]any{"type": "GOODS", "institutionId": "ba4c0276-0000-4000-8000-000000000001"},
-		// No beneficiary: the payment is expected on the demo's EUR Connect account (payins, refunds).
-		"communication": map[string]any{"notifications": map[string]any{"url": receiverURL}},
-	})
+	req := paymentRequest()
+	req["internalReference"], req["paymentReference"] = "soak", "Soak"
+	delete(req, "beneficiary") // expected on the demo's EUR Connect account (payins, refunds)
+	req["communication"] = map[string]any{"notifications": map[string]any{"url": receiverURL}}
+	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
 	}
