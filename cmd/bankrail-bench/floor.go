@@ -103,7 +103,7 @@ func runFloor(ctx context.Context, a *app.App, dur time.Duration, perTx int) (fl
 	if err != nil {
 		return floorResult{}, fmt.Errorf("floor: prepare: %w", err)
 	}
-	defer stmt.Close()
+	defer func() { _ = stmt.Close() }()
 	perTx = max(perTx, 1)
 	vals := append([]any(nil), row.vals...)
 	var res floorResult

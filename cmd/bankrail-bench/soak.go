@@ -166,7 +166,7 @@ func (r *soakRun) run() error {
 	}
 	defer func() {
 		for _, c := range conns {
-			c.Close()
+			_ = c.Close()
 		}
 	}()
 	start := time.Now()
@@ -218,7 +218,7 @@ func (r *soakRun) run() error {
 					msg := fmt.Sprintf("%s: %v", kind, err)
 					r.first.CompareAndSwap(nil, &msg)
 					if c2, derr := dialRaw(r.s.d.app); derr == nil {
-						c.Close()
+						_ = c.Close()
 						c, conns[w] = c2, c2
 					}
 					continue
