@@ -33,7 +33,16 @@ type bench struct {
 
 func newBench(o options, appURL, refURL string) *bench {
 	tr := &http.Transport{MaxIdleConns: o.clients * 2, MaxIdleConnsPerHost: o.clients * 2, IdleConnTimeout: time.Minute}
-	body, _ := json.Marshal(map[string]any{
+	body, _ := json.Marshal(paymentRequest())
+	pages := &http.Client{Transport: tr, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &bench{o: o, appURL: appURL, refURL: refURL, client: &http.Client{Transport: tr, Timeout: 30 * time.Second}, pages: pages, body: body}
+}
+
+// paymentRequest is the body of the tool's POST /payments, as a map that
+// a phase may vary.
+func paymentRequest() map[string]any {
+	return map[string]any{
 		"currency": "EUR", "amount": 1050, "internalReference": "bench", "paymentReference": "Bench 1",
 		"payer":         map[string]any{"firstName": "Anna", "lastName": "Müller", "email": "anna@example.com"},
 		"device":        map[string]any{"ip": "203.0.113.7", "userAgent": "bankrail-bench"},
@@ -42,10 +51,7 @@ func newBench(o options, appURL, refURL string) *bench {
 		"beneficiary":   map[string]any{"name": "Demo Shop GmbH", "accountIdentifiers": map[string]any{"iban": "DE89370400440532013000"}},
 		"communication": map[string]any{"notifications": map[string]any{"url": "https://shop.example/notify"}},
 		"displayInfo":   []map[string]string{{"key": "Order", "value": "42"}},
-	})
-	pages := &http.Client{Transport: tr, Timeout: 30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	return &bench{o: o, appURL: appURL, refURL: refURL, client: &http.Client{Transport: tr, Timeout: 30 * time.Second}, pages: pages, body: body}
+	}
 }
 
 // login gets an access token for the demo merchant.

@@ -21,16 +21,22 @@ import (
 // loadUsage explains the load subcommand.
 const loadUsage = `bankrail-bench load [--connections 32] [--duration 10s] [--rounds 4] [--database-url URL]
     [--engines sqlite,postgres] [--phases bare,create,create-key,read] [--cpuprofile FILE] [--write FILE]
+    [--soak-duration 10m] [--soak-load 0.5] [--soak-receiver-delay 100ms]
     many concurrent keep-alive connections, like wrk -t2 -c32 -d10s, against a bare Go net/http
     server answering fixed JSON and bankrail (in this process, on loopback), in rounds that run
     every phase in turn; each figure is also given as a ratio to the bare server's rate in the
     same round (the median over rounds). Phases: bare, create (POST /payments), create-key (with
     a fresh Idempotency-Key each), read (GET /payments/{id}), list (GET /payments, page 1),
-    create-log and read-log (the same with the access log at INFO, written to a file). units/tx
-    is how many requests' writes shared each transaction the store committed (group commit,
-    from /metrics). With
+    create-log and read-log (the same with the access log at INFO, written to a file), floor (the
+    payment row of a create INSERTed plainly on the writer pool: rows per CPU second beside
+    the creates'), soak (once, after the rounds: creates, reads, payins and refunds with their
+    notifications to a slow receiver, at --soak-load of the mix's capacity for --soak-duration;
+    p99, RSS over time, errors). units/tx is how many requests' writes shared each transaction
+    the store committed (group commit, from /metrics); per writer CPU-s is requests per CPU
+    second of the writer in those transactions. With
     --database-url both engines run (--engines to choose). --write updates the measured section
-    of a Markdown file (docs/performance.md). Any failed request fails the command.`
+    of a Markdown file (docs/performance.md) and, from the same run, its soak section and
+    issue 31's targets table. Any failed request fails the command.`
 
 // loadOptions are the flags of load.
 type loadOptions struct {
@@ -44,9 +50,14 @@ type loadOptions struct {
 	cpuProfile  string
 	write       string
 	args        []string
+	// The soak phase (soak.go): its length, its load as a share of the
+	// mix's capacity, the slow receiver's delay.
+	soakDuration time.Duration
+	soakLoad     float64
+	soakDelay    time.Duration
 }
 
-var knownPhases = []string{"bare", "create", "create-key", "read", "list", "create-log", "read-log"}
+var knownPhases = []string{"bare", "create", "create-key", "read", "list", "create-log", "read-log", "floor", "soak"}
 
 func parseLoadFlags(args []string) (loadOptions, error) {
 	o := loadOptions{args: args}
@@ -62,6 +73,9 @@ func parseLoadFlags(args []string) (loadOptions, error) {
 	fs.StringVar(&phases, "phases", "bare,create,create-key,read", "phases of each round, in order: "+strings.Join(knownPhases, ", "))
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the rounds (server and client) to this file")
 	fs.StringVar(&o.write, "write", "", "update the measured section of this Markdown file (docs/performance.md)")
+	fs.DurationVar(&o.soakDuration, "soak-duration", 10*time.Minute, "how long the soak phase runs paced (after a calibration of a tenth of it, 1-20 s, at full load)")
+	fs.Float64Var(&o.soakLoad, "soak-load", 0.5, "the soak's rate as a share of the mix's capacity measured by its calibration")
+	fs.DurationVar(&o.soakDelay, "soak-receiver-delay", 100*time.Millisecond, "how long the soak's notification receiver takes to answer each notification")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -72,6 +86,8 @@ func parseLoadFlags(args []string) (loadOptions, error) {
 		return o, errors.New("--duration must be positive and at most 10m, --warmup at most 1m")
 	case o.rounds < 1 || o.rounds > 100:
 		return o, errors.New("--rounds must be from 1 to 100")
+	case o.soakDuration <= 0 || o.soakDuration > time.Hour || o.soakLoad <= 0 || o.soakLoad > 1 || o.soakDelay < 0 || o.soakDelay > 10*time.Second:
+		return o, errors.New("--soak-duration must be positive and at most 1h, --soak-load in (0, 1], --soak-receiver-delay 0-10s")
 	}
 	if engines == "" {
 		engines = "sqlite"
@@ -113,6 +129,9 @@ type phaseResult struct {
 	lat    []time.Duration
 	errors int
 	units  []float64 // per round: units of work per committed transaction of the store (0: none committed)
+	// writer: per round, requests (floor: rows) per CPU second of the
+	// store's writer in its transactions (writerCPU; 0: none committed).
+	writer []float64
 }
 
 // engineResult are one engine's phases.
@@ -121,6 +140,7 @@ type engineResult struct {
 	version string
 	phases  []*phaseResult
 	line    lineCosts // CPU of one access log line (logcost.go)
+	soak    *soakResult
 }
 
 func runLoad(args []string) error {
@@ -153,10 +173,21 @@ func runLoad(args []string) error {
 		for _, p := range r.phases {
 			failed += p.errors
 		}
+		if r.soak != nil {
+			failed += int(r.soak.errors)
+		}
 		results = append(results, r)
 	}
 	if o.write != "" {
 		if err := writePerformance(o, results); err != nil {
+			return err
+		}
+		if slices.Contains(o.phases, "soak") {
+			if err := writeSoak(o, results); err != nil {
+				return err
+			}
+		}
+		if err := writeTargets(o, results); err != nil {
 			return err
 		}
 		fmt.Printf("\nwrote the measured section of %s\n", o.write)
@@ -238,20 +269,33 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 	if err != nil {
 		return res, err
 	}
+	var rounds []string // every phase but soak, which runs once after the rounds
 	for _, name := range o.phases {
+		if name == "soak" {
+			continue
+		}
+		rounds = append(rounds, name)
 		p := &phaseResult{name: name}
 		byName[name] = p
 		res.phases = append(res.phases, p)
 	}
 	for round := range o.rounds {
 		rates, perCPU := map[string]float64{}, map[string]float64{}
-		for _, name := range o.phases {
+		for _, name := range rounds {
 			tx0, err := readTxCounts(a.Addr())
 			if err != nil {
 				return res, err
 			}
-			m, err := d.run(d.phase(name), o.duration)
-			if err != nil {
+			var m measured
+			var count int // requests, or the floor's rows
+			var writer float64
+			if name == "floor" {
+				f, err := runFloor(ctx, a, o.duration, int(floorGroup(byName)+0.5))
+				if err != nil {
+					return res, err
+				}
+				m, count, writer = f.m, f.rows, f.cpu.Seconds()
+			} else if m, err = d.run(d.phase(name), o.duration); err != nil {
 				return res, err
 			}
 			tx1, err := readTxCounts(a.Addr())
@@ -259,7 +303,18 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 				return res, err
 			}
 			p := byName[name]
-			p.units = append(p.units, unitsPerTx(tx0, tx1))
+			if name == "floor" {
+				p.units = append(p.units, floorGroup(byName))
+				m.lat = nil // per transaction, not per request: no latency shown
+			} else {
+				p.units = append(p.units, unitsPerTx(tx0, tx1))
+				count, writer = len(m.lat), writerCPU(tx0, tx1)
+			}
+			perWriter := 0.0
+			if writer > 0 {
+				perWriter = float64(count) / writer
+			}
+			p.writer = append(p.writer, perWriter)
 			rates[name] = m.rps
 			perCPU[name] = m.perCPU
 			p.rps = append(p.rps, m.rps)
@@ -268,21 +323,24 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 			p.lat = append(p.lat, m.lat...)
 			p.errors += m.errors
 		}
-		for _, name := range o.phases {
+		for _, name := range rounds {
 			byName[name].ratio = append(byName[name].ratio, rates[name]/max(rates["bare"], 1))
 			byName[name].cpu = append(byName[name].cpu, perCPU[name]/max(perCPU["bare"], 1))
 		}
 		fmt.Printf("  round %d:", round+1)
-		for _, name := range o.phases {
+		for _, name := range rounds {
 			fmt.Printf(" %s %.0f/s", name, rates[name])
 		}
 		fmt.Println()
 	}
-	fmt.Printf("\n%-12s %10s %10s %10s %8s %6s %8s %9s %8s  %s\n", "phase", "req/s", "p50", "p99", "errors", "cores", "CPU/req", "÷ bare/CPU", "units/tx", "÷ bare (median; per round)")
+	fmt.Printf("\n%-12s %10s %10s %10s %8s %6s %8s %9s %8s %9s  %s\n", "phase", "req/s", "p50", "p99", "errors", "cores", "CPU/req", "÷ bare/CPU", "units/tx", "/wCPU-s", "÷ bare (median; per round)")
 	for _, p := range res.phases {
 		p50, p99 := percentiles(p.lat)
-		fmt.Printf("%-12s %10.0f %10s %10s %8d %6.2f %6.0fµs %9.3f %8s  %.3f (%s)\n", p.name, median(p.rps), p50, p99, p.errors,
-			median(p.cores), median(p.cpuReq), median(p.cpu), formatUnits(median(p.units)), median(p.ratio), joinRatios(p.ratio))
+		fmt.Printf("%-12s %10.0f %10s %10s %8d %6.2f %6.0fµs %9.3f %8s %9s  %.3f (%s)\n", p.name, median(p.rps), p50, p99, p.errors,
+			median(p.cores), median(p.cpuReq), median(p.cpu), formatUnits(median(p.units)), formatWriter(median(p.writer)), median(p.ratio), joinRatios(p.ratio))
+	}
+	if gap := floorGap(byName); gap != "" {
+		fmt.Println(gap)
 	}
 	if last, err := readTxCounts(a.Addr()); err == nil {
 		fmt.Printf("units of work run again alone (all rounds): %.0f lost to another transaction, %.0f because their group failed, of %.0f committed\n",
@@ -299,6 +357,11 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 		if read := byName["read"]; read != nil {
 			fmt.Printf("access log line: %s CPU buffered (%s of a GET /payments/{id}), %s with a write per line (%s)\n", c.buffered,
 				lineShare(c.buffered, median(read.cpuReq)), c.direct, lineShare(c.direct, median(read.cpuReq)))
+		}
+	}
+	if slices.Contains(o.phases, "soak") {
+		if res.soak, err = runSoak(ctx, o, d, a); err != nil {
+			return res, err
 		}
 	}
 	return res, nil

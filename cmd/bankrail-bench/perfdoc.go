@@ -103,18 +103,27 @@ func writePerformance(o loadOptions, results []engineResult) error {
 		"*cores* is this process's CPU time over the phase's time (server and load generator; PostgreSQL's own processes not included); "+
 		"*CPU/req* is this process's CPU per request; "+
 		"*÷ bare per CPU* compares requests per CPU second of this process the same way (less sensitive to other load on the machine, blind to PostgreSQL's CPU); "+
-		"*units/tx* is the median over rounds of the units of work (each request's writes) per transaction the store committed during the phase (group commit; `bankrail_store_transaction_units`), - where it committed none\n\n",
+		"*units/tx* is the median over rounds of the units of work (each request's writes) per transaction the store committed during the phase (group commit; `bankrail_store_transaction_units`), - where it committed none; "+
+		"*per writer CPU-s* is requests per CPU second of the store's writer in those transactions, BEGIN to COMMIT done (`bankrail_store_transaction_cpu_seconds_total`: the goroutine that runs a group is locked to its thread, whose CPU clock is read; on SQLite the engine's work is all in it, on PostgreSQL the server's is not), "+
+		"and for the *floor* phase the payment row of a create INSERTed plainly on the same writer pool from one thread, as many to a transaction as the keyed creates had: rows per CPU second of that thread\n\n",
 		o.connections, o.duration, o.rounds)
-	fmt.Fprintf(&b, "| engine | phase | req/s (median) | **÷ bare** (median) | ÷ bare per round | cores | CPU/req | ÷ bare per CPU | units/tx | p50 | p99 | errors |\n")
-	fmt.Fprintf(&b, "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| engine | phase | req/s (median) | **÷ bare** (median) | ÷ bare per round | cores | CPU/req | ÷ bare per CPU | units/tx | per writer CPU-s | p50 | p99 | errors |\n")
+	fmt.Fprintf(&b, "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range results {
 		for _, p := range r.phases {
 			p50, p99 := percentiles(p.lat)
-			fmt.Fprintf(&b, "| %s | %s | %.0f | **%.3f** | %s | %.2f | %.0f µs | %.3f | %s | %s | %s | %d |\n", r.engine, phaseLabel(p.name), median(p.rps),
-				median(p.ratio), joinRatios(p.ratio), median(p.cores), median(p.cpuReq), median(p.cpu), formatUnits(median(p.units)), p50, p99, p.errors)
+			fmt.Fprintf(&b, "| %s | %s | %.0f | **%.3f** | %s | %.2f | %.0f µs | %.3f | %s | %s | %s | %s | %d |\n", r.engine, phaseLabel(p.name), median(p.rps),
+				median(p.ratio), joinRatios(p.ratio), median(p.cores), median(p.cpuReq), median(p.cpu), formatUnits(median(p.units)), formatWriter(median(p.writer)), p50, p99, p.errors)
 		}
 	}
 	for _, r := range results {
+		byName := map[string]*phaseResult{}
+		for _, p := range r.phases {
+			byName[p.name] = p
+		}
+		if gap := floorGap(byName); gap != "" {
+			fmt.Fprintf(&b, "\n%s: %s.\n", r.engine, gap)
+		}
 		for _, p := range r.phases {
 			if p.name == "read" && r.line.buffered > 0 {
 				fmt.Fprintf(&b, "\n%s: one access log line at INFO costs %s of CPU buffered as `bankrail serve` writes it (%s of a GET /payments/{id}'s %.0f µs), %s with one write per line (%s); %d lines written in a loop, this process's CPU time.\n",
@@ -142,6 +151,8 @@ func phaseLabel(name string) string {
 		return "POST /payments, no key, access log at INFO"
 	case "read-log":
 		return "GET /payments/{id}, access log at INFO"
+	case "floor":
+		return "floor: the payment row, plain INSERT (rows)"
 	}
 	return name
 }

@@ -12,7 +12,7 @@ import (
 // they carried, summed over every pass (bankrail_store_transaction_units),
 // and the units of groups run again alone because they lost to another
 // transaction or their group failed (bankrail_store_units_run_again_total).
-type txCounts struct{ units, txs, lost, failed float64 }
+type txCounts struct{ units, txs, lost, failed, cpu float64 }
 
 // readTxCounts scrapes them from the server's GET /metrics at addr.
 func readTxCounts(addr string) (txCounts, error) {
@@ -34,6 +34,8 @@ func readTxCounts(addr string) (txCounts, error) {
 			into = &c.units
 		case strings.HasPrefix(line, "bankrail_store_transaction_units_count{"):
 			into = &c.txs
+		case strings.HasPrefix(line, "bankrail_store_transaction_cpu_seconds_total{"):
+			into = &c.cpu
 		case strings.HasPrefix(line, `bankrail_store_units_run_again_total{why="lost_to_another"}`):
 			into = &c.lost
 		case strings.HasPrefix(line, `bankrail_store_units_run_again_total{why="group_failed"}`):
@@ -58,6 +60,12 @@ func unitsPerTx(before, after txCounts) float64 {
 	}
 	return (after.units - before.units) / (after.txs - before.txs)
 }
+
+// writerCPU is the CPU time the store's writers spent in its committed
+// transactions of units of work between before and after
+// (bankrail_store_transaction_cpu_seconds_total): on SQLite, whose one
+// writer runs them in this process, the engine's work and the units'.
+func writerCPU(before, after txCounts) float64 { return after.cpu - before.cpu }
 
 // formatUnits shows a phase's median units per transaction ("-" for none).
 func formatUnits(v float64) string {

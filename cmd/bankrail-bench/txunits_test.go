@@ -21,6 +21,8 @@ bankrail_store_transaction_units_count{pass="alone"} 7
 bankrail_store_transaction_units_sum{pass="together"} 93
 bankrail_store_transaction_units_count{pass="together"} 13
 bankrail_store_transaction_seconds_sum{pass="together"} 0.5
+bankrail_store_transaction_cpu_seconds_total{pass="alone"} 0.25
+bankrail_store_transaction_cpu_seconds_total{pass="together"} 0.125
 bankrail_http_requests_total{code="200",method="GET",route="/metrics"} 3
 bankrail_store_units_run_again_total{why="group_failed"} 2
 bankrail_store_units_run_again_total{why="lost_to_another"} 5
@@ -31,8 +33,11 @@ bankrail_store_units_run_again_total{why="lost_to_another"} 5
 	if err != nil {
 		t.Fatal(err)
 	}
-	if before != (txCounts{units: 100, txs: 20, lost: 5, failed: 2}) {
-		t.Fatalf("read %+v; want 100 units in 20 transactions, 5 run again lost to another, 2 their group failed", before)
+	if before != (txCounts{units: 100, txs: 20, lost: 5, failed: 2, cpu: 0.375}) {
+		t.Fatalf("read %+v; want 100 units in 20 transactions, 5 run again lost to another, 2 their group failed, 0.375 s of the writer's CPU", before)
+	}
+	if got := writerCPU(before, txCounts{cpu: 1.375}); got != 1 {
+		t.Errorf("writerCPU = %v, want 1", got)
 	}
 	after := txCounts{units: 190, txs: 40}
 	if got := unitsPerTx(before, after); got != 4.5 {

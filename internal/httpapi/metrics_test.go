@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"net/http"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -94,6 +95,10 @@ func TestMetricsCountRequestsByRouteAndPaymentsByStatus(t *testing.T) {
 		if got[`bankrail_store_transaction_units_count{pass="alone"}`] < 4 || got[`bankrail_store_transaction_seconds_count{pass="alone"}`] < 4 {
 			t.Errorf("store transactions alone: %v units histogram count, %v seconds; want the 4 writes at least",
 				got[`bankrail_store_transaction_units_count{pass="alone"}`], got[`bankrail_store_transaction_seconds_count{pass="alone"}`])
+		}
+		if runtime.GOOS == "linux" && got[`bankrail_store_transaction_cpu_seconds_total{pass="alone"}`] <= 0 {
+			t.Errorf("bankrail_store_transaction_cpu_seconds_total{pass=\"alone\"} = %v, want the writer's CPU time of the 4 writes",
+				got[`bankrail_store_transaction_cpu_seconds_total{pass="alone"}`])
 		}
 		if v, ok := got[`bankrail_store_commit_outcome_unknown_units_total{}`]; !ok || v != 0 {
 			t.Errorf("bankrail_store_commit_outcome_unknown_units_total = %v (present %v), want 0", v, ok)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"log/slog"
+	"runtime"
 	"time"
 )
 
@@ -27,8 +28,11 @@ const (
 // metrics of internal/metrics implement it).
 type CommitObserver interface {
 	// Committed: a transaction of pass (PassAlone, PassTogether or
-	// PassWithSavepoints) committed units units, took after its start.
-	Committed(pass string, units int, took time.Duration)
+	// PassWithSavepoints) committed units units, took after its start,
+	// and its writer (the goroutine that ran it, locked to its thread)
+	// used cpu of CPU time in this process meanwhile (0 where the thread's
+	// CPU time cannot be read).
+	Committed(pass string, units int, took, cpu time.Duration)
 	// CommitOutcomeUnknown: a transaction of units units lost its
 	// connection after COMMIT was sent; each unit was answered with the
 	// error.
@@ -42,11 +46,39 @@ type CommitObserver interface {
 // work from now on.
 func (s *Store) ObserveCommits(o CommitObserver) { s.group.observer.Store(&o) }
 
+// txStart is when a transaction of units of work began, on the wall clock
+// and on its writer's thread's CPU clock.
+type txStart struct {
+	at  time.Time
+	cpu time.Duration
+	ok  bool // cpu was read
+}
+
+// lockWriter locks the calling goroutine, the writer of the transactions
+// it is about to run, to its OS thread, so that the thread's CPU clock
+// measures their work alone (txStart, observe); unlock undoes it. Cheap:
+// the goroutine stays where it runs.
+func lockWriter() (unlock func()) {
+	runtime.LockOSThread()
+	return runtime.UnlockOSThread
+}
+
+// startTx is the start of a transaction run by a writer locked to its
+// thread (lockWriter).
+func startTx() txStart {
+	cpu, ok := threadCPU()
+	return txStart{at: time.Now(), cpu: cpu, ok: ok}
+}
+
 // observe tells the observer that a transaction of pass, begun at start,
 // committed units units.
-func (g *groupCommit) observe(pass string, units int, start time.Time) {
+func (g *groupCommit) observe(pass string, units int, start txStart) {
 	if o := g.observer.Load(); o != nil && units > 0 {
-		(*o).Committed(pass, units, time.Since(start))
+		var cpu time.Duration
+		if now, ok := threadCPU(); ok && start.ok {
+			cpu = now - start.cpu
+		}
+		(*o).Committed(pass, units, time.Since(start.at), cpu)
 	}
 }
 

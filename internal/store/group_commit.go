@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // Group commit. Units of work (InTx) queue; a worker takes every unit
@@ -186,6 +185,7 @@ func (g *groupCommit) work(s *Store, own *unit) {
 
 // commitGroup runs batch in one transaction and answers every unit.
 func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
+	defer lockWriter()()
 	if g.contended.Load() > 0 {
 		g.contended.Add(-1)
 	}
@@ -212,7 +212,7 @@ func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
 // rolls everything back and returns the units still to answer (all but
 // those whose context ended before their turn), for runWithSavepoints.
 func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
-	start := time.Now()
+	start := startTx()
 	tx := g.beginGroup(s, batch)
 	if tx == nil {
 		return nil
@@ -253,7 +253,7 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 // the commit left once the rows they lock are free.
 func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 	ctx := context.Background() // the group's; each unit's statements use its own context
-	start := time.Now()
+	start := startTx()
 	tx := g.beginGroup(s, batch)
 	if tx == nil {
 		return

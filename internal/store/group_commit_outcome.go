@@ -3,7 +3,6 @@ package store
 import (
 	"database/sql"
 	"fmt"
-	"time"
 )
 
 // How a group's transaction ends and how its units are answered: the
@@ -30,7 +29,7 @@ const (
 //
 // pass (PassTogether or PassWithSavepoints) and start (the group's
 // beginning) are for the CommitObserver.
-func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass string, start time.Time) groupFate {
+func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass string, start txStart) groupFate {
 	if err := tx.Commit(); err != nil {
 		if !commitMayHaveHappened(s.dialect, err) {
 			return groupRolledBack
@@ -55,8 +54,9 @@ func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass strin
 // runAlone runs u in a transaction of its own and answers it; while it
 // loses to another transaction it runs again, up to aloneAttempts times.
 func (g *groupCommit) runAlone(s *Store, u *unit) {
+	defer lockWriter()()
 	for attempt := 1; ; attempt++ {
-		start := time.Now()
+		start := startTx()
 		err := s.inTx(u.ctx, u.work)
 		if err == nil {
 			g.observe(PassAlone, 1, start)

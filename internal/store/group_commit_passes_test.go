@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -100,6 +101,9 @@ func TestGroupCommitRunsUnitsTogetherUntilOneFails(t *testing.T) {
 		if odd := obs.oddities(); len(odd) > 0 {
 			t.Errorf("observations that cannot be: %v", odd)
 		}
+		if runtime.GOOS == "linux" && obs.writerCPU() <= 0 {
+			t.Error("no CPU time of the writer observed (its thread's clock is read on Linux)")
+		}
 	})
 }
 
@@ -110,15 +114,19 @@ type commitLog struct {
 	single    int      // transactions of PassAlone
 	unknown   []int
 	again     map[string]int // units run again alone, by why
-	odd       []string       // observations that cannot be: no time taken, a group of one, one alone of many
+	odd       []string       // observations that cannot be: no time taken, a group of one, one alone of many, more CPU than time
+	cpu       time.Duration  // the writers' CPU time, summed
 }
 
-func (l *commitLog) Committed(pass string, units int, took time.Duration) {
+func (l *commitLog) Committed(pass string, units int, took, cpu time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if took <= 0 || (pass == store.PassAlone) != (units == 1) {
-		l.odd = append(l.odd, fmt.Sprintf("%s %d in %v", pass, units, took))
+	// One thread cannot use more CPU than the time that passed (a
+	// millisecond of slack for the two clocks' readings).
+	if took <= 0 || (pass == store.PassAlone) != (units == 1) || cpu < 0 || cpu > took+time.Millisecond {
+		l.odd = append(l.odd, fmt.Sprintf("%s %d in %v, %v of CPU", pass, units, took, cpu))
 	}
+	l.cpu += cpu
 	if pass == store.PassAlone {
 		l.single++
 		return
@@ -151,6 +159,12 @@ func (l *commitLog) alone() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.single
+}
+
+func (l *commitLog) writerCPU() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.cpu
 }
 
 func (l *commitLog) oddities() []string {
