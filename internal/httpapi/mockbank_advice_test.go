@@ -124,4 +124,3 @@ func TestSandboxMockBankBooksWithDebitAdvices(t *testing.T) {
 		}
 	})
 }
-
