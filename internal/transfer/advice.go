@@ -12,8 +12,8 @@ import (
 	"github.com/bankrail/bankrail/internal/pain"
 )
 
-// AdviceMessage is the message of the mock bank's debit advices.
-var AdviceMessage = camt.Message{Kind: camt.Notification, Version: camt.WrittenVersion}.String()
+// adviceMessage is the message of the mock bank's debit advices.
+var adviceMessage = camt.Message{Kind: camt.Notification, Version: camt.WrittenVersion}.String()
 
 // Advices applies a camt.054 advice the mock bank wrote, in the unit of
 // work r of the transfer's owner, with the code that applies production's
@@ -65,12 +65,8 @@ func (m MockBank) advise(ctx context.Context, r Repos, t Transfer, out File, ok 
 	if err := camt.WriteNotification(&buf, a); err != nil {
 		return fmt.Errorf("mock bank: %w", err)
 	}
-	var sum int64
-	for _, e := range entries {
-		sum += e.Amount
-	}
-	f := File{ID: ids.New(), MsgID: msgID, Message: AdviceMessage, Direction: In, CustomerID: t.CustomerID,
-		Original: out.MsgID, Count: len(entries), Sum: sum, Currency: t.Currency, Body: buf.Bytes(), CreatedAt: now}
+	f := File{ID: ids.New(), MsgID: msgID, Message: adviceMessage, Direction: In, CustomerID: t.CustomerID, // an IN file counts its original's
+		Original: out.MsgID, Count: out.Count, Sum: out.Sum, Currency: out.Currency, Body: buf.Bytes(), CreatedAt: now}
 	if err := r.Transfers().AddFile(ctx, f); err != nil {
 		return err
 	}
