@@ -2631,13 +2631,13 @@ type BankFile struct {
 	Direction BankFileDirection `json:"direction"`
 	ID        string            `json:"id"`
 
-	// Message the ISO 20022 message: pain.001.001.10 or pain.002.001.11
+	// Message the ISO 20022 message: pain.001.001.10, pain.002.001.11, or (the sandbox's mock bank) camt.054.001.08
 	Message string `json:"message"`
 
 	// MsgID the document's MsgId (a pain.001's also names the file in the transfers folder)
 	MsgID string `json:"msgId"`
 
-	// Original of an IN file: the MsgId of the pain.001 it answers
+	// Original of an IN file: the MsgId of the pain.001 it answers (a camt.054: whose transfers it books)
 	Original *string `json:"original,omitempty"`
 }
 

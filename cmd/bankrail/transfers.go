@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/bankrail/bankrail/internal/app"
 	"github.com/bankrail/bankrail/internal/transfer"
@@ -68,8 +69,9 @@ func transfersStatus(fs *flag.FlagSet, stdout io.Writer) func(context.Context, *
 					if *asJSON {
 						err = json.NewEncoder(stdout).Encode(s)
 					} else {
-						_, err = fmt.Fprintf(stdout, "%s: answers %s: %d accepted, %d rejected, %d pending, %d unchanged, %d unknown%s\n",
-							name, s.Original, s.Accepted, s.Rejected, s.Pending, s.Unchanged, len(s.Unknown), map[bool]string{true: " (imported before: nothing changed)"}[s.Duplicate])
+						_, err = fmt.Fprintf(stdout, "%s: answers %s: %d accepted, %d rejected, %d pending, %d unchanged, %d unknown%s%s\n",
+							name, s.Original, s.Accepted, s.Rejected, s.Pending, s.Unchanged, len(s.Unknown), map[bool]string{true: " (imported before: nothing changed)"}[s.Duplicate],
+							rejectedAfterBooking(s.RejectedAfterBooking))
 					}
 				}
 			}
@@ -79,6 +81,16 @@ func transfersStatus(fs *flag.FlagSet, stdout io.Writer) func(context.Context, *
 		}
 		return errors.Join(failed...)
 	}
+}
+
+// rejectedAfterBooking is the plain-text line's note of the transfers a
+// report rejects whose debit the bank had booked already: nothing changed
+// for them, and the operator asks the bank.
+func rejectedAfterBooking(ids []string) string {
+	if len(ids) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d rejected after the bank booked them, unchanged (ask the bank): %s", len(ids), strings.Join(ids, ", "))
 }
 
 // decimalEUR writes cents as euros.

@@ -22,7 +22,9 @@ import (
 // the XSD), and nothing the second time; bankrail transfers status FILE
 // imports the bank's pain.002 (an end-to-end id that is not bankrail's is
 // counted as unknown; the same file again changes nothing); a
-// file that is not a pain.002 exits 1 and names the problem.
+// file that is not a pain.002 exits 1 and names the problem; a report
+// that rejects a transfer the bank booked already changes nothing and the
+// plain-text line lists it (rejectedAfterBooking, as --json does).
 func TestTransfersExportAndStatus(t *testing.T) {
 	t.Parallel()
 	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
@@ -84,6 +86,28 @@ func TestTransfersExportAndStatus(t *testing.T) {
 		}
 		if code, _, errOut := status(names[0]); code != 1 || !strings.Contains(errOut, "not a pain.002.001.11") {
 			t.Fatalf("a pain.001 as the answer: exit %d %q", code, errOut)
+		}
+
+		// The bank debits the first transfer (as a camt.054 would book it),
+		// then a late report rejects it: unchanged, and the plain text says so.
+		onBooks(t, storage, func(ctx context.Context, a *app.App) error {
+			return a.Store().InTx(ctx, func(tx *store.Tx) error {
+				return tx.Transfers().Answer(ctx, ids[0], transfer.Accepted, transfer.Booked, "", time.Now())
+			})
+		})
+		buf.Reset()
+		late := pain.Answer{ID: "BANK-2", CreatedAt: time.Now(), OriginalMsgID: msgID, Group: pain.Status{Code: "PART"},
+			Transactions: []pain.Transaction{{PaymentInfoID: "X", EndToEndID: pain.EndToEndID(ids[0]), Status: pain.Status{Code: "RJCT", Reason: "AC04"}}}}
+		if err := pain.WriteStatus(&buf, late); err != nil {
+			t.Fatal(err)
+		}
+		lateFile := filepath.Join(t.TempDir(), "late.xml")
+		if err := os.WriteFile(lateFile, buf.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := status(lateFile)
+		if code != 0 || !strings.Contains(out, "1 rejected after the bank booked them, unchanged (ask the bank): "+ids[0]) {
+			t.Fatalf("a rejection after the booking: exit %d %q %q", code, out, errOut)
 		}
 	})
 }

@@ -140,6 +140,7 @@ var exemptMethods = map[string]string{
 	"payout.Service.Booked":                  "inside the statement importer's unit of work, whose entry point checked bank:operate",
 	"payment.Service.Credit":                 "inside the statement importer's unit of work, whose entry point checked bank:operate (or sandbox:control for POST /payin)",
 	"statement.Importer.Apply":               "the caller checked: Import (bank:operate), payment.Service.Payin (sandbox:control), the watched folder (no caller)",
+	"statement.Importer.ApplyWithin":         "the sandbox mock bank's debit advice, in the unit of work of the payout or refund it sends, whose entry point checked (or a job: no caller)",
 	"report.Service.Generate":                "job: generates a report (the job worker, no caller)",
 	"slog.Logger.DebugContext":               "the log",
 	"slog.Logger.Enabled":                    "the log",

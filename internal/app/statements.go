@@ -17,7 +17,9 @@ import (
 
 // buildStatements creates the statement importer over the payment, payout
 // and refund services; in the sandbox, POST /payin's funds go through it
-// as camt.054 credit advices (statement.Payins).
+// as camt.054 credit advices (statement.Payins), and the mock bank books
+// the transfers it carries out with camt.054 debit advices applied by it
+// (statement.Advices).
 //
 // The debits of payouts and refunds that left as transfer files are
 // booked through the transfer service (one path: the transfer row and its
@@ -45,6 +47,7 @@ func (a *App) buildStatements() error {
 	}
 	if a.cfg.Mode == config.Sandbox {
 		a.payments.UseIncomingBank(statement.Payins{Importer: im, Clock: a.clock})
+		a.transfers.UseAdvices(statement.Advices{Importer: im}) // the mock bank's camt.054 debit advices
 	}
 	return nil
 }

@@ -30,9 +30,9 @@ const (
 // happens in the unit of work of the transfer's owner, so the sandbox's
 // payouts and refunds end as at once as they always did.
 //
-// The debit is booked in book, the one place to change when the mock bank
-// writes camt.054 debit advices: today it calls Service.Book directly, as
-// the importer of a camt.054 does for each debit it matches.
+// What it accepted it books with a camt.054 debit advice (advice.go),
+// applied by the statement importer as production's bank statements are
+// (Service.UseAdvices).
 type MockBank struct{ Service *Service }
 
 // Exchange sends t through the mock bank with outcome o (reason is the
@@ -85,15 +85,7 @@ func (m MockBank) Exchange(ctx context.Context, r Repos, t Transfer, o MockOutco
 	if o == MockReject {
 		return nil
 	}
-	return m.book(ctx, r, t, o == MockBook, reason, now)
-}
-
-// book books the debit of transfer t that the mock bank accepted: the
-// hook where the mock bank's camt.054 debit advice goes once the
-// statement importer reads it.
-func (m MockBank) book(ctx context.Context, r Repos, t Transfer, ok bool, reason string, now time.Time) error {
-	_, err := m.Service.Book(ctx, r, t.ID, ok, reason, now)
-	return err
+	return m.advise(ctx, r, t, out, o == MockBook, reason, now)
 }
 
 // export writes the queued transfers of customerID (or every customer's,

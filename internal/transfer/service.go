@@ -42,6 +42,7 @@ type Service struct {
 	cfg       Config
 	log       *slog.Logger
 	owners    map[Kind]Owner
+	advices   Advices // the mock bank's camt.054 advices (the sandbox)
 }
 
 // NewService returns the transfer service.
