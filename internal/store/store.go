@@ -18,8 +18,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
-	_ "modernc.org/sqlite"             // SQLite driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
+	_ "modernc.org/sqlite"           // SQLite driver
 )
 
 // Dialect is the SQL engine behind a Store.
@@ -58,10 +59,12 @@ type Store struct {
 // Open connects to the database described by opts. It does not migrate.
 func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 	if opts.DatabaseURL != "" {
-		db, err := sql.Open("pgx", opts.DatabaseURL)
+		cfg, err := pgx.ParseConfig(opts.DatabaseURL)
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
+		plainOnLoopback(cfg, opts.DatabaseURL)
+		db := sql.OpenDB(pipeConnector{stdlib.GetConnector(*cfg)})
 		maxConns := opts.MaxConns
 		if maxConns <= 0 {
 			maxConns = 20
