@@ -134,3 +134,12 @@ func (s *Store) NotificationLease(ctx context.Context, id string) (time.Time, er
 	err := s.read.QueryRowContext(ctx, `SELECT locked_until FROM notifications WHERE id = $1`, id).Scan(&at)
 	return fromNullMicros(at), err
 }
+
+// PipelinedWrites is how many writes were queued and sent in a batch
+// (PostgreSQL; always 0 on SQLite).
+func (s *Store) PipelinedWrites() int64 {
+	if s.pipelined == nil {
+		return 0
+	}
+	return s.pipelined.Load()
+}

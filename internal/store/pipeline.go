@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -71,8 +72,11 @@ type flushError struct{ caller, driver error }
 func (e flushError) Error() string   { return e.caller.Error() }
 func (e flushError) Unwrap() []error { return []error{e.caller, e.driver} }
 
-// pipeConnector makes pipeConns.
-type pipeConnector struct{ driver.Connector }
+// pipeConnector makes pipeConns; sent counts the queued writes they sent.
+type pipeConnector struct {
+	driver.Connector
+	sent *atomic.Int64
+}
 
 // Connect implements driver.Connector.
 func (c pipeConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -85,7 +89,7 @@ func (c pipeConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		_ = dc.Close()
 		return nil, fmt.Errorf("a pgx connection of type %T", dc)
 	}
-	return &pipeConn{Conn: sc}, nil
+	return &pipeConn{Conn: sc, sent: c.sent}, nil
 }
 
 // pipeConn is a pgx connection that queues later writes inside a
@@ -93,6 +97,7 @@ func (c pipeConnector) Connect(ctx context.Context) (driver.Conn, error) {
 // time, so its queue needs no lock.
 type pipeConn struct {
 	*stdlib.Conn
+	sent  *atomic.Int64
 	inTx  bool
 	queue []queuedWrite
 }
@@ -131,6 +136,7 @@ func (c *pipeConn) before(ctx context.Context, query string) error {
 func (c *pipeConn) send(ctx context.Context, tail string) (string, error) {
 	queue := c.queue
 	c.queue = nil
+	c.sent.Add(int64(len(queue)))
 	b := &pgx.Batch{}
 	for _, w := range queue {
 		b.Queue(w.query, w.args...)

@@ -54,6 +54,7 @@ type Store struct {
 	ckpt        *checkpointer          // SQLite: WAL checkpoints off the commit path (checkpoint.go)
 	group       groupCommit            // units of work waiting for, or in, a group (group_commit.go)
 	runTwice    bool                   // the test mode of RunUnitsTwiceEnv (run_twice.go)
+	pipelined   *atomic.Int64          // PostgreSQL: queued writes sent (pipeline.go); nil on SQLite
 }
 
 // Open connects to the database described by opts. It does not migrate.
@@ -64,7 +65,8 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
 		plainOnLoopback(cfg, opts.DatabaseURL)
-		db := sql.OpenDB(pipeConnector{stdlib.GetConnector(*cfg)})
+		sent := new(atomic.Int64)
+		db := sql.OpenDB(pipeConnector{Connector: stdlib.GetConnector(*cfg), sent: sent})
 		maxConns := opts.MaxConns
 		if maxConns <= 0 {
 			maxConns = 20
@@ -72,7 +74,7 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 		db.SetMaxOpenConns(maxConns)
 		db.SetMaxIdleConns(maxConns)
 		db.SetConnMaxIdleTime(5 * time.Minute)
-		s := &Store{dialect: Postgres, write: db, read: db, log: log, runTwice: runUnitsTwice()}
+		s := &Store{dialect: Postgres, write: db, read: db, log: log, runTwice: runUnitsTwice(), pipelined: sent}
 		if err := s.Ping(ctx); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("connect to postgres: %w", err)
