@@ -143,3 +143,17 @@ func (s *Store) PipelinedWrites() int64 {
 	}
 	return s.pipelined.Load()
 }
+
+// RateLimitStatements is how many upserts the rate limit's counter sent,
+// and how many requests of application wait for the next one.
+func (s *Store) RateLimitStatements(application string) (sent, waiting int64) {
+	c := &s.counts
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, st := range c.keys {
+		if k.application == application && st.next != nil {
+			waiting += st.next.n
+		}
+	}
+	return c.statements, waiting
+}

@@ -170,4 +170,3 @@ func TestPipelinedWriteFailureFailsOnlyItsUnit(t *testing.T) {
 		wantPipelined(t, db, s, before)
 	})
 }
-

@@ -55,6 +55,7 @@ type Store struct {
 	group       groupCommit            // units of work waiting for, or in, a group (group_commit.go)
 	runTwice    bool                   // the test mode of RunUnitsTwiceEnv (run_twice.go)
 	pipelined   *atomic.Int64          // PostgreSQL: queued writes sent (pipeline.go); nil on SQLite
+	counts      requestCounts          // the rate limit's upserts, coalesced (ratelimit.go)
 }
 
 // Open connects to the database described by opts. It does not migrate.
