@@ -52,13 +52,15 @@ const insertAuditSQL = `
 	VALUES ($1, $2, COALESCE(NULLIF($3, ''), (SELECT customer_id FROM users WHERE id = $5), ''), $4, $5, $6, $7, $8, $9, $10)`
 
 // insertAudit writes one entry. A user's entry without a customer is put
-// in the log of the user's customer.
+// in the log of the user's customer. Inside a transaction on PostgreSQL it
+// is queued (later): nothing reads its result.
 func insertAudit(ctx context.Context, q querier, e audit.Entry) error {
 	id := ids.New()
-	_, err := q.ExecContext(ctx, insertAuditSQL,
+	what := "audit entry " + e.Action
+	_, err := q.ExecContext(later(ctx, what), insertAuditSQL,
 		id, micros(e.OccurredAt), e.CustomerID, e.ActorType, e.ActorID, e.Action, e.ResourceType, e.ResourceID,
 		e.RequestID, e.IP)
-	return translate(err, "audit entry "+e.Action)
+	return translate(err, what)
 }
 
 // RecordFailedSignIn writes the audit entry of a refused grant, in a

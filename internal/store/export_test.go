@@ -134,3 +134,26 @@ func (s *Store) NotificationLease(ctx context.Context, id string) (time.Time, er
 	err := s.read.QueryRowContext(ctx, `SELECT locked_until FROM notifications WHERE id = $1`, id).Scan(&at)
 	return fromNullMicros(at), err
 }
+
+// PipelinedWrites is how many writes were queued and sent in a batch
+// (PostgreSQL; always 0 on SQLite).
+func (s *Store) PipelinedWrites() int64 {
+	if s.pipelined == nil {
+		return 0
+	}
+	return s.pipelined.Load()
+}
+
+// RateLimitStatements is how many upserts the rate limit's counter sent,
+// and how many requests of application wait for the next one.
+func (s *Store) RateLimitStatements(application string) (sent, waiting int64) {
+	c := &s.counts
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, st := range c.keys {
+		if k.application == application && st.next != nil {
+			waiting += st.next.n
+		}
+	}
+	return c.statements, waiting
+}

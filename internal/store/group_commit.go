@@ -213,7 +213,7 @@ func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
 // those whose context ended before their turn), for runWithSavepoints.
 func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 	start := startTx()
-	tx := g.beginGroup(s, batch)
+	tx, conn := g.beginGroup(s, batch)
 	if tx == nil {
 		return nil
 	}
@@ -225,6 +225,7 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 		if err := u.work(tx); err != nil {
 			s.afterCommit.Delete(tx)
 			_ = tx.Rollback()
+			closeGroupConn(conn)
 			if lostToAnother(err) {
 				g.contended.Store(contendedGroups)
 			}
@@ -233,7 +234,12 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 		ran = append(ran, u)
 	}
 	s.afterCommit.Delete(tx)
-	if g.commitUnits(s, tx, ran, PassTogether, start) == groupRolledBack {
+	fate, err := g.commitUnits(s, tx, ran, PassTogether, start)
+	closeGroupConn(conn) // before any unit runs alone: SQLite's writer is one connection
+	if fate == groupRolledBack {
+		if queuedWriteFailed(err) && len(ran) > 1 {
+			return ran // a unit's queued write failed: the savepoint pass finds it
+		}
 		for _, u := range ran {
 			g.ranAgain(AgainGroupFailed)
 			g.runAlone(s, u)
@@ -254,7 +260,7 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 	ctx := context.Background() // the group's; each unit's statements use its own context
 	start := startTx()
-	tx := g.beginGroup(s, batch)
+	tx, conn := g.beginGroup(s, batch)
 	if tx == nil {
 		return
 	}
@@ -264,7 +270,7 @@ func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 		if !g.enter(s, tx, u) {
 			continue
 		}
-		if broken = !g.runSavepointed(ctx, tx, u); broken {
+		if broken = !g.runSavepointed(ctx, tx, conn, u); broken {
 			break
 		}
 		if u.refusal == nil && !u.lost {
@@ -276,8 +282,9 @@ func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 	if broken {
 		_ = tx.Rollback()
 	} else {
-		fate = g.commitUnits(s, tx, kept, PassWithSavepoints, start)
+		fate, _ = g.commitUnits(s, tx, kept, PassWithSavepoints, start)
 	}
+	closeGroupConn(conn)
 	for _, u := range batch {
 		switch {
 		case u.finished(): // kept (committed, or its outcome unknown), or its context ended before its turn
@@ -293,18 +300,22 @@ func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 	}
 }
 
-// runSavepointed runs u in tx between SAVEPOINT and RELEASE; a unit whose
-// work fails is rolled back to its savepoint and its error held in
+// runSavepointed runs u in tx between SAVEPOINT and RELEASE, its queued
+// writes sent before the RELEASE (flushUnit); a unit whose work, or one of
+// those writes, fails is rolled back to its savepoint and its error held in
 // u.refusal (or u.lost set when it lost to another transaction). It
 // reports false when the transaction broke (a savepoint statement failed:
 // the unit's error may be the broken transaction's, say a statement
 // cancelled on PostgreSQL, which closes the connection).
-func (g *groupCommit) runSavepointed(ctx context.Context, tx *sql.Tx, u *unit) bool {
+func (g *groupCommit) runSavepointed(ctx context.Context, tx *sql.Tx, conn *sql.Conn, u *unit) bool {
 	u.refusal, u.lost = nil, false
 	if _, err := tx.ExecContext(ctx, "SAVEPOINT unit"); err != nil {
 		return false
 	}
 	werr := u.work(tx)
+	if werr == nil {
+		werr = flushUnit(ctx, conn)
+	}
 	if werr != nil {
 		if _, err := tx.ExecContext(ctx, "ROLLBACK TO SAVEPOINT unit"); err != nil {
 			return false
@@ -337,15 +348,35 @@ func (g *groupCommit) enter(s *Store, tx *sql.Tx, u *unit) bool {
 	return true
 }
 
-// beginGroup begins the transaction of a group; when it cannot, it answers
-// every unit with that error and returns nil.
-func (g *groupCommit) beginGroup(s *Store, batch []*unit) *sql.Tx {
-	tx, err := s.write.BeginTx(context.Background(), nil) // the group's; each unit's statements use its own context
+// beginGroup begins the transaction of a group; on PostgreSQL on a
+// connection of its own, which flushUnit reaches the queue of its writes
+// through (the caller closes it, closeGroupConn, as soon as the transaction
+// ended; nil on SQLite, which queues nothing). When it cannot begin, it
+// answers every unit with that error and returns nil.
+func (g *groupCommit) beginGroup(s *Store, batch []*unit) (*sql.Tx, *sql.Conn) {
+	ctx := context.Background() // the group's; each unit's statements use its own context
+	var conn *sql.Conn
+	var tx *sql.Tx
+	var err error
+	if s.dialect != Postgres {
+		tx, err = s.write.BeginTx(ctx, nil)
+	} else if conn, err = s.write.Conn(ctx); err == nil {
+		if tx, err = conn.BeginTx(ctx, nil); err != nil {
+			closeGroupConn(conn) // the begin's error is the one to report
+		}
+	}
 	if err != nil {
 		for _, u := range batch {
 			u.finish(fmt.Errorf("begin transaction: %w", err))
 		}
-		return nil
+		return nil, nil
 	}
-	return tx
+	return tx, conn
+}
+
+// closeGroupConn gives a group's connection (nil on SQLite) back to the pool.
+func closeGroupConn(conn *sql.Conn) {
+	if conn != nil {
+		_ = conn.Close() // the transaction's outcome is known: nothing to report
+	}
 }

@@ -18,7 +18,7 @@ const (
 )
 
 // commitUnits commits tx, in which every unit of kept succeeded, and
-// returns the group's fate. Committed, it runs their hooks and answers
+// returns the group's fate, and the commit's error when it failed. Committed, it runs their hooks and answers
 // them. When the commit failed and nothing of tx was written
 // (groupRolledBack), kept are left to run again alone. When the commit
 // failed in a way that leaves its outcome unknown (PostgreSQL's connection
@@ -29,16 +29,16 @@ const (
 //
 // pass (PassTogether or PassWithSavepoints) and start (the group's
 // beginning) are for the CommitObserver.
-func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass string, start txStart) groupFate {
+func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass string, start txStart) (groupFate, error) {
 	if err := tx.Commit(); err != nil {
 		if !commitMayHaveHappened(s.dialect, err) {
-			return groupRolledBack
+			return groupRolledBack, err
 		}
 		g.outcomeLost(s.log, len(kept), err)
 		for _, u := range kept {
 			u.finish(fmt.Errorf("commit (its outcome is unknown): %w", err))
 		}
-		return groupUnknown
+		return groupUnknown, err
 	}
 	s.ckpt.committed()
 	g.observe(pass, len(kept), start)
@@ -48,7 +48,7 @@ func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass strin
 		}
 		u.finish(nil)
 	}
-	return groupCommitted
+	return groupCommitted, nil
 }
 
 // runAlone runs u in a transaction of its own and answers it; while it

@@ -87,7 +87,10 @@ func TestGroupCommitDoesNotRunUnitsAgainWhenTheCommitsOutcomeIsUnknown(t *testin
 // connection on which the client sends the COMMIT of a transaction that
 // wrote (ran a statement) instead of passing it on: the client sent COMMIT
 // and never learns its outcome. An empty transaction's COMMIT (the units
-// that hold the group workers) passes.
+// that hold the group workers) passes. The COMMIT is a simple query
+// (database/sql's), or one sent in a pipeline with the writes queued before
+// it (internal/store/pipeline.go): the Bind of a statement parsed from
+// COMMIT; the writes before it reached the server, the COMMIT not.
 type commitCutter struct {
 	url   string
 	armed atomic.Bool
@@ -147,16 +150,29 @@ func (c *commitCutter) forward(server, client net.Conn) {
 	if _, err := readMessage(r, false, server); err != nil { // the startup message has no type byte
 		return
 	}
-	wrote := false // an Execute since the transaction's start
+	wrote := false               // an Execute since the transaction's start
+	commits := map[string]bool{} // statements parsed from COMMIT, by name
 	for {
 		msg, err := readMessage(r, true, nil)
 		if err != nil {
 			return
 		}
-		switch {
-		case msg[0] == 'E':
+		commit := false
+		switch msg[0] {
+		case 'E':
 			wrote = true
-		case msg[0] == 'Q' && bytes.Equal(msg[5:], []byte("commit\x00")):
+		case 'Q':
+			commit = bytes.Equal(msg[5:], []byte("commit\x00"))
+		case 'P': // Parse: name, query, ...
+			name, rest, _ := bytes.Cut(msg[5:], []byte{0})
+			query, _, _ := bytes.Cut(rest, []byte{0})
+			commits[string(name)] = bytes.EqualFold(bytes.TrimSpace(query), []byte("commit"))
+		case 'B': // Bind: portal, statement
+			_, rest, _ := bytes.Cut(msg[5:], []byte{0})
+			name, _, _ := bytes.Cut(rest, []byte{0})
+			commit = commits[string(name)]
+		}
+		if commit {
 			if wrote && c.armed.CompareAndSwap(true, false) {
 				c.cut.Store(true)
 				return

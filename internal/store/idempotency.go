@@ -78,24 +78,16 @@ type keyCompleter struct {
 
 // Complete stores r under a key held with t.Token, inside the transaction
 // of the change the request made. A Fresh ticket's key is inserted, done,
-// here: its claim and its completion are this one statement (ErrKeyStored
-// when the key exists; on PostgreSQL a concurrent insert of the same key
-// waits for the other transaction and then sees it).
+// here: its claim and its completion are this one statement, whose unique
+// violation (the key exists; on PostgreSQL a concurrent insert of the same
+// key waits for the other transaction and then sees it) is ErrKeyStored.
+// Nothing reads its result, so on PostgreSQL it is queued (later) and its
+// violation, if any, fails the unit when the queue is sent.
 func (k keyCompleter) Complete(ctx context.Context, t idempotency.Ticket, r idempotency.Result) error {
 	if c := t.Fresh; c != nil {
-		res, err := k.s.txExec(ctx, k.tx, insertDoneKey, c.CustomerID, c.Key, c.RequestHash, c.Token,
+		_, err := k.s.txExec(laterFailing(ctx, keyStored), k.tx, insertDoneKey, c.CustomerID, c.Key, c.RequestHash, c.Token,
 			micros(c.Now), micros(c.Now.Add(c.TTL)), string(r.Body), r.ResourceID)
-		if err != nil {
-			return translate(err, "store idempotency key")
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return translate(err, "store idempotency key")
-		}
-		if n == 0 {
-			return idempotency.ErrKeyStored // the key was there: nothing inserted
-		}
-		return nil
+		return keyStored(err)
 	}
 	res, err := k.tx.ExecContext(ctx, `
 		UPDATE idempotency_keys SET done = 1, response_body = $4, resource_id = $5, locked_until = NULL
@@ -114,8 +106,16 @@ func (k keyCompleter) Complete(ctx context.Context, t idempotency.Ticket, r idem
 const insertDoneKey = `
 	INSERT INTO idempotency_keys (customer_id, idem_key, request_hash, token, done, created_at, expires_at, locked_until,
 		response_body, resource_id)
-	VALUES ($1, $2, $3, $4, 1, $5, $6, NULL, $7, $8)
-	ON CONFLICT (customer_id, idem_key) DO NOTHING`
+	VALUES ($1, $2, $3, $4, 1, $5, $6, NULL, $7, $8)`
+
+// keyStored is the error of insertDoneKey's err: ErrKeyStored for a unique
+// violation (the key was there: nothing inserted).
+func keyStored(err error) error {
+	if isUniqueViolation(err) {
+		return idempotency.ErrKeyStored
+	}
+	return translate(err, "store idempotency key")
+}
 
 const keyColumns = `customer_id, idem_key, request_hash, token, done,
 	COALESCE(response_body, ''), COALESCE(resource_id, ''), created_at, expires_at, locked_until`

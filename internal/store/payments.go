@@ -71,8 +71,9 @@ func paymentRow(p payment.Payment, cols storedState) []any {
 
 // insert writes p, encoded as cols, and its moves inside the unit of work.
 func (r payments) insert(ctx context.Context, p payment.Payment, cols storedState) error {
-	_, err := r.s.txExec(ctx, r.tx, insertPayment, paymentRow(p, cols)...)
-	if err := translate(err, "payment "+p.ID); err != nil {
+	what := "payment " + p.ID
+	_, err := r.s.txExec(later(ctx, what), r.tx, insertPayment, paymentRow(p, cols)...)
+	if err := translate(err, what); err != nil {
 		return err
 	}
 	return r.appendHistory(ctx, p, 1)
@@ -91,9 +92,10 @@ func (r payments) appendHistory(ctx context.Context, p payment.Payment, from int
 	for i := from; i < len(p.History); i++ {
 		u := p.History[i]
 		id := ids.New()
-		_, err := r.s.txExec(ctx, r.tx, insertEventSQL, id, p.CustomerID, event.SubjectPayment, p.ID, i+1,
-			event.PaymentStatusChanged, string(u.Status), micros(u.CreatedAt))
-		if err := translate(err, "status history of payment "+p.ID); err != nil {
+		what := "status history of payment " + p.ID
+		_, err := r.s.txExec(later(ctx, what), r.tx, insertEventSQL,
+			id, p.CustomerID, event.SubjectPayment, p.ID, i+1, event.PaymentStatusChanged, string(u.Status), micros(u.CreatedAt))
+		if err := translate(err, what); err != nil {
 			return err
 		}
 	}

@@ -49,3 +49,63 @@ func TestRateLimitCounter(t *testing.T) {
 		}
 	})
 }
+
+// TestRateLimitCountsCoalesce: the requests of an application that come
+// while its upsert is on its way (held here by a transaction holding its
+// row) are counted by one upsert after it, each with the count it would
+// have had alone (together 1..n), and the row holds them all.
+func TestRateLimitCountsCoalesce(t *testing.T) {
+	t.Parallel()
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
+		s := open(t, db)
+		c := s.RateLimits()
+		ctx := context.Background()
+		w := t0.Truncate(time.Minute)
+		if _, _, err := c.CountRequest(ctx, "busy-client", w); err != nil {
+			t.Fatal(err)
+		}
+		write, _ := s.Pools()
+		hold, err := write.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := hold.ExecContext(ctx, `UPDATE api_rate_limits SET requests = requests WHERE application = 'busy-client'`); err != nil {
+			t.Fatal(err)
+		}
+		sentBefore, _ := s.RateLimitStatements("busy-client")
+		const n = 12
+		counts := make([]int64, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				got, at, err := c.CountRequest(ctx, "busy-client", w)
+				if err != nil || !at.Equal(w) {
+					t.Errorf("count: %d %s %v", got, at, err)
+				}
+				counts[i] = got
+			})
+		}
+		waitFor(t, func() bool {
+			sent, waiting := s.RateLimitStatements("busy-client")
+			return sent == sentBefore+1 && waiting == n-1
+		}, "one upsert on its way and the other requests waiting for the next")
+		if err := hold.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		wg.Wait()
+		slices.Sort(counts)
+		want := make([]int64, n)
+		for i := range want {
+			want[i] = int64(i + 2) // the first request before the hold counted 1
+		}
+		if !slices.Equal(counts, want) {
+			t.Errorf("counts %v, want %v", counts, want)
+		}
+		if sent, _ := s.RateLimitStatements("busy-client"); sent != sentBefore+2 {
+			t.Errorf("%d upserts for %d requests; want 2 (the first, then the others together)", sent-sentBefore, n)
+		}
+		if got, _, err := c.CountRequest(ctx, "busy-client", w); got != n+2 || err != nil {
+			t.Errorf("the next request counted %d (%v); want %d", got, err, n+2)
+		}
+	})
+}

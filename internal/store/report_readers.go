@@ -31,6 +31,8 @@ func (d reportData) withReader(ctx context.Context, fn func(batchReader) error) 
 	defer conn.Close()
 	return conn.Raw(func(dc any) error {
 		switch c := dc.(type) {
+		case *pipeConn:
+			return fn(&pgxReader{conn: c.Conn.Conn()})
 		case *stdlib.Conn:
 			return fn(&pgxReader{conn: c.Conn()})
 		case driver.QueryerContext:

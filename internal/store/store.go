@@ -18,8 +18,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
-	_ "modernc.org/sqlite"             // SQLite driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
+	_ "modernc.org/sqlite"           // SQLite driver
 )
 
 // Dialect is the SQL engine behind a Store.
@@ -53,15 +54,20 @@ type Store struct {
 	ckpt        *checkpointer          // SQLite: WAL checkpoints off the commit path (checkpoint.go)
 	group       groupCommit            // units of work waiting for, or in, a group (group_commit.go)
 	runTwice    bool                   // the test mode of RunUnitsTwiceEnv (run_twice.go)
+	pipelined   *atomic.Int64          // PostgreSQL: queued writes sent (pipeline.go); nil on SQLite
+	counts      requestCounts          // the rate limit's upserts, coalesced (ratelimit.go)
 }
 
 // Open connects to the database described by opts. It does not migrate.
 func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 	if opts.DatabaseURL != "" {
-		db, err := sql.Open("pgx", opts.DatabaseURL)
+		cfg, err := pgx.ParseConfig(opts.DatabaseURL)
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
+		plainOnLoopback(cfg, opts.DatabaseURL)
+		sent := new(atomic.Int64)
+		db := sql.OpenDB(pipeConnector{Connector: stdlib.GetConnector(*cfg), sent: sent})
 		maxConns := opts.MaxConns
 		if maxConns <= 0 {
 			maxConns = 20
@@ -69,7 +75,7 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 		db.SetMaxOpenConns(maxConns)
 		db.SetMaxIdleConns(maxConns)
 		db.SetConnMaxIdleTime(5 * time.Minute)
-		s := &Store{dialect: Postgres, write: db, read: db, log: log, runTwice: runUnitsTwice()}
+		s := &Store{dialect: Postgres, write: db, read: db, log: log, runTwice: runUnitsTwice(), pipelined: sent}
 		if err := s.Ping(ctx); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("connect to postgres: %w", err)
