@@ -1,0 +1,93 @@
+//go:build failover
+
+package failover_test
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/notify/dispatch"
+	"github.com/bankrail/bankrail/internal/seed"
+	"github.com/bankrail/bankrail/notification"
+)
+
+// The merchant of the test.
+const (
+	customerID   = "60000000-0000-4000-8000-000000000001"
+	accountID    = "60000000-0000-4000-8000-0000000000e1"
+	clientID     = "failover-client"
+	clientSecret = "failover-client-secret"
+	username     = "merchant@failover.test"
+	password     = "failover-password"
+)
+
+// receiver is the merchant's notification endpoint: it counts every
+// notification id it is sent.
+type receiver struct {
+	*httptest.Server
+	mu  sync.Mutex
+	ids map[string]int
+}
+
+func newReceiver(t *testing.T) *receiver {
+	rc := &receiver{ids: map[string]int{}}
+	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc.mu.Lock()
+		rc.ids[r.Header.Get(notification.HeaderNotificationID)]++
+		rc.mu.Unlock()
+		w.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(rc.Close)
+	return rc
+}
+
+func (rc *receiver) got(id string) bool {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.ids[id] > 0
+}
+
+// instance is one bankrail served over HTTP on databaseURL, with the
+// wall clock and its workers running: as `bankrail serve` runs it.
+func instance(t *testing.T, databaseURL, notificationURL string) (*app.App, string) {
+	t.Helper()
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.DatabaseURL = databaseURL
+	cfg.Addr = "127.0.0.1:0"
+	cfg.PublicURL = "http://bankrail.test"
+	hp := identity.HashParams{Time: 1, Memory: 1024, Threads: 1}
+	f := seed.File{Customers: []seed.Customer{{ID: customerID, Name: "Failover Shop",
+		Applications: []seed.Application{{ClientID: clientID, ClientSecret: clientSecret,
+			NotificationURL: notificationURL, NotificationSecret: "failover-notification-secret"}},
+		Users:    []seed.User{{Username: username, Password: password, Role: "MERCHANT"}},
+		Accounts: []seed.Account{{ID: accountID, Currency: "EUR"}}}}}
+	level := slog.LevelError
+	if os.Getenv("BANKRAIL_TEST_LOG") == "1" {
+		level = slog.LevelWarn
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	a, err := app.New(ctx, cfg, log, app.Options{HashParams: &hp, Seed: &f,
+		Dispatch: dispatch.Options{Timeout: 2 * time.Second}})
+	if err != nil {
+		t.Fatalf("start bankrail: %v", err)
+	}
+	srv := httptest.NewServer(a.Handler())
+	a.StartWorkers(context.Background())
+	t.Cleanup(func() {
+		srv.Close()
+		_ = a.Close()
+	})
+	return a, srv.URL
+}
