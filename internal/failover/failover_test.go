@@ -5,8 +5,8 @@ package failover_test
 import (
 	"context"
 	"errors"
-	"sync"
 	"math/rand/v2"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,7 +55,7 @@ func run(t *testing.T, opts pgcluster.Options) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			streamErrs[n] = stream(streamCtx, n, cl, acct.IBAN, ack)
+			streamErrs[n] = stream(streamCtx, n, cl, acct.IBAN, ack, opts.Synchronous)
 		}()
 	}
 	wait := func(d time.Duration) { // while the clients stream
@@ -97,6 +97,12 @@ func run(t *testing.T, opts pgcluster.Options) {
 					round, promoted.Seconds(), out.Seconds(), before)
 				break
 			}
+			ack.mu.Lock()
+			failed := ack.failed
+			ack.mu.Unlock()
+			if failed != nil {
+				t.Fatalf("failover %d: a client stopped: %v", round, failed)
+			}
 			if time.Now().After(deadline) {
 				t.Fatalf("failover %d: an instance answered no write for a minute after the kill (served again at %v)", round, s)
 			}
@@ -122,6 +128,9 @@ func run(t *testing.T, opts pgcluster.Options) {
 		t.Errorf("%d answers were 500 (want 503 with Retry-After); the first: %s", tr.byStatus[500], tr.first500)
 	}
 	tr.mu.Unlock()
+	if len(ack.lostSeen) > 0 {
+		t.Logf("clients met %d losses: %v", len(ack.lostSeen), ack.lostSeen)
+	}
 	for i, o := range outages {
 		t.Logf("UNAVAILABLE failover=%d seconds=%.3f", i+1, o.Seconds())
 	}

@@ -27,6 +27,8 @@ type acked struct {
 	payouts  map[string]string // reference -> payout id
 	// successes: when each instance (0, 1) last answered a write 2xx, in order
 	successes [2][]time.Time
+	failed    error    // what stopped a client
+	lostSeen  []string // asynchronous: a client met the loss of what it had been answered
 }
 
 func newAcked() *acked {
@@ -109,7 +111,7 @@ func clientOf(t *testing.T, url string, tr http.RoundTripper) *client.Client {
 // payment created, a payin, a payment authorised and refunded in part, a
 // payout, in turn, each under an Idempotency-Key of its own (the SDK
 // retries it with the same key until it is answered).
-func stream(ctx context.Context, n int, c *client.Client, iban string, ack *acked) error {
+func stream(ctx context.Context, n int, c *client.Client, iban string, ack *acked, synchronous bool) error {
 	instance := n % 2
 	var toRefund []string
 	for i := 0; ctx.Err() == nil; i++ {
@@ -139,14 +141,21 @@ func stream(ctx context.Context, n int, c *client.Client, iban string, ack *acke
 			}
 			id := toRefund[0]
 			toRefund = toRefund[1:]
-			if err = authorise(ctx, c, id); err != nil {
-				break
+			if err = authorise(ctx, c, id); err == nil {
+				var r *api.Refund
+				r, err = c.RequestRefund(ctx, id, api.RefundRequest{Amount: client.Ptr[int64](100), ExternalReference: "rma-" + ref},
+					&api.RequestRefundParams{IdempotencyKey: client.Ptr("refund-" + ref)})
+				if err == nil {
+					ack.note(instance, func() { ack.refunds[r.ID] = id })
+				}
 			}
-			var r *api.Refund
-			r, err = c.RequestRefund(ctx, id, api.RefundRequest{Amount: client.Ptr[int64](100), ExternalReference: "rma-" + ref},
-				&api.RequestRefundParams{IdempotencyKey: client.Ptr("refund-" + ref)})
-			if err == nil {
-				ack.note(instance, func() { ack.refunds[r.ID] = id })
+			if code := client.StatusCode(err); !synchronous && (code == http.StatusNotFound || code == http.StatusConflict) {
+				// The payment, or its authorisation, was answered and then
+				// lost with the asynchronous primary.
+				ack.mu.Lock()
+				ack.lostSeen = append(ack.lostSeen, fmt.Sprintf("%s refused %d: %v", id, code, err))
+				ack.mu.Unlock()
+				err = nil
 			}
 		case 3:
 			var p *api.Payout
@@ -158,7 +167,11 @@ func stream(ctx context.Context, n int, c *client.Client, iban string, ack *acke
 			}
 		}
 		if err != nil && ctx.Err() == nil {
-			return fmt.Errorf("client %d, %s: %w", n, ref, err)
+			err = fmt.Errorf("client %d, %s: %w", n, ref, err)
+			ack.mu.Lock()
+			ack.failed = errors.Join(ack.failed, err)
+			ack.mu.Unlock()
+			return err
 		}
 	}
 	return nil
