@@ -1,13 +1,13 @@
-//go:build failover
-
 package failover_test
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -90,4 +90,31 @@ func instance(t *testing.T, databaseURL, notificationURL string) (*app.App, stri
 		_ = a.Close()
 	})
 	return a, srv.URL
+}
+
+// answers counts the HTTP answers clients got by status, and keeps the
+// first 500's body: a failover must be answered 503, never 500.
+type answers struct {
+	mu        sync.Mutex
+	byStatus  map[int]int
+	transport int
+	first500  string
+}
+
+func (c *answers) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.transport++
+		return resp, err
+	}
+	c.byStatus[resp.StatusCode]++
+	if resp.StatusCode == http.StatusInternalServerError && c.first500 == "" {
+		b, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		c.first500 = r.Method + " " + r.URL.Path + ": " + string(b)
+		resp.Body = io.NopCloser(strings.NewReader(string(b)))
+	}
+	return resp, nil
 }

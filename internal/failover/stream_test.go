@@ -6,9 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -63,33 +61,6 @@ func (a *acked) count() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return len(a.payments) + len(a.payins) + len(a.refunds) + len(a.payouts)
-}
-
-// answers counts the HTTP answers clients got by status, and keeps the
-// first 500's body: a failover must be answered 503, never 500.
-type answers struct {
-	mu        sync.Mutex
-	byStatus  map[int]int
-	transport int
-	first500  string
-}
-
-func (c *answers) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := http.DefaultTransport.RoundTrip(r)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err != nil {
-		c.transport++
-		return resp, err
-	}
-	c.byStatus[resp.StatusCode]++
-	if resp.StatusCode == http.StatusInternalServerError && c.first500 == "" {
-		b, _ := io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
-		c.first500 = r.Method + " " + r.URL.Path + ": " + string(b)
-		resp.Body = io.NopCloser(strings.NewReader(string(b)))
-	}
-	return resp, nil
 }
 
 // clientOf is a merchant's SDK client of instance url that retries
