@@ -17,7 +17,6 @@ import (
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/notify/dispatch"
 	"github.com/bankrail/bankrail/internal/seed"
-	"github.com/bankrail/bankrail/notification"
 )
 
 // The merchant of the test.
@@ -29,32 +28,6 @@ const (
 	username     = "merchant@failover.test"
 	password     = "failover-password"
 )
-
-// receiver is the merchant's notification endpoint: it counts every
-// notification id it is sent.
-type receiver struct {
-	*httptest.Server
-	mu  sync.Mutex
-	ids map[string]int
-}
-
-func newReceiver(t *testing.T) *receiver {
-	rc := &receiver{ids: map[string]int{}}
-	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rc.mu.Lock()
-		rc.ids[r.Header.Get(notification.HeaderNotificationID)]++
-		rc.mu.Unlock()
-		w.WriteHeader(http.StatusOK)
-	}))
-	t.Cleanup(rc.Close)
-	return rc
-}
-
-func (rc *receiver) got(id string) bool {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return rc.ids[id] > 0
-}
 
 // instance is one bankrail served over HTTP on databaseURL, with the
 // wall clock and its workers running: as `bankrail serve` runs it.
