@@ -29,6 +29,18 @@ func check(t *testing.T, a *app.App, c *client.Client, rc *receiver, ack *acked,
 			t.Errorf("answered 2xx but not there: %s", what)
 		}
 	}
+	// once checks that each answered reference is there exactly once.
+	once := func(kind string, answered map[string]string, there map[string]int) {
+		for ref := range answered {
+			switch there[ref] {
+			case 0:
+				missing(kind + " " + ref)
+			case 1:
+			default:
+				t.Errorf("%s %s is there %d times", kind, ref, there[ref])
+			}
+		}
+	}
 	refs := map[string]int{}
 	for p, err := range c.AllPayments(ctx, &api.ListPaymentsParams{Limit: client.Ptr[int64](100)}) {
 		if err != nil {
@@ -36,15 +48,7 @@ func check(t *testing.T, a *app.App, c *client.Client, rc *receiver, ack *acked,
 		}
 		refs[p.PaymentReference]++
 	}
-	for ref := range ack.payments {
-		switch refs[ref] {
-		case 0:
-			missing("payment " + ref)
-		case 1:
-		default:
-			t.Errorf("payment %s is there %d times", ref, refs[ref])
-		}
-	}
+	once("payment", ack.payments, refs)
 	payouts := map[string]int{}
 	for p, err := range c.AllPayouts(ctx, &api.ListPayoutsParams{Limit: client.Ptr[int64](100)}) {
 		if err != nil {
@@ -52,15 +56,7 @@ func check(t *testing.T, a *app.App, c *client.Client, rc *receiver, ack *acked,
 		}
 		payouts[p.PaymentReference]++
 	}
-	for ref := range ack.payouts {
-		switch payouts[ref] {
-		case 0:
-			missing("payout " + ref)
-		case 1:
-		default:
-			t.Errorf("payout %s is there %d times", ref, payouts[ref])
-		}
-	}
+	once("payout", ack.payouts, payouts)
 	for id, payment := range ack.refunds {
 		rs, err := c.ListPaymentRefunds(ctx, payment)
 		if err != nil && client.StatusCode(err) != 404 {
