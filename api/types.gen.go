@@ -576,6 +576,7 @@ const (
 	ErrorCodeREPORTEMPTY           ErrorCode = "REPORT_EMPTY"
 	ErrorCodeRESOURCENOTFOUND      ErrorCode = "RESOURCE_NOT_FOUND"
 	ErrorCodeRESOURCENOTMODIFIABLE ErrorCode = "RESOURCE_NOT_MODIFIABLE"
+	ErrorCodeSERVICEUNAVAILABLE    ErrorCode = "SERVICE_UNAVAILABLE"
 	ErrorCodeTOOMANYREQUESTS       ErrorCode = "TOO_MANY_REQUESTS"
 	ErrorCodeUNAUTHORISED          ErrorCode = "UNAUTHORISED"
 	ErrorCodeUNSUPPORTEDMEDIATYPE  ErrorCode = "UNSUPPORTED_MEDIA_TYPE"
@@ -614,6 +615,8 @@ func (e ErrorCode) Valid() bool {
 	case ErrorCodeRESOURCENOTFOUND:
 		return true
 	case ErrorCodeRESOURCENOTMODIFIABLE:
+		return true
+	case ErrorCodeSERVICEUNAVAILABLE:
 		return true
 	case ErrorCodeTOOMANYREQUESTS:
 		return true

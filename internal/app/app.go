@@ -327,7 +327,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	apiDeps := httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		Proxies: a.proxies(), Version: Version(), PublicURL: a.cfg.PublicURL,
-		Auth: a.auth, DB: a.store, Sandbox: a.sandboxClocks(), RateLimit: a.limiter,
+		Auth: a.auth, DB: a.store, Unavailable: store.Unavailable, Sandbox: a.sandboxClocks(), RateLimit: a.limiter,
 		Payments:      a.payments,
 		Legacy:        legacy.NewService(a.payments),
 		Notifications: a.notify, Metrics: metricsHandler(reg), Requests: metrics.NewHTTP(reg), Inbox: a.inbox(),

@@ -32,6 +32,7 @@ const (
 	ValidationFailure    Code = "VALIDATION_FAILURE"
 	ReportEmpty          Code = "REPORT_EMPTY"
 	TooManyRequests      Code = "TOO_MANY_REQUESTS"
+	Unavailable          Code = "SERVICE_UNAVAILABLE" // bankrail's own: the database is lost or refuses for a moment (a failover); with RetryAfter
 	Internal             Code = "INTERNAL_SERVER_ERROR"
 )
 
@@ -69,7 +70,7 @@ type Error struct {
 	Code       Code
 	Message    string
 	Fields     []FieldError
-	RetryAfter time.Duration // for TOO_MANY_REQUESTS and in-flight conflicts
+	RetryAfter time.Duration // for TOO_MANY_REQUESTS, SERVICE_UNAVAILABLE and in-flight conflicts
 	Cause      error
 }
 

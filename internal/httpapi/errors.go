@@ -36,6 +36,8 @@ func statusOf(code errs.Code) int {
 		return http.StatusUnprocessableEntity
 	case errs.TooManyRequests:
 		return http.StatusTooManyRequests
+	case errs.Unavailable:
+		return http.StatusServiceUnavailable
 	default:
 		return http.StatusInternalServerError
 	}
@@ -45,6 +47,7 @@ func statusOf(code errs.Code) int {
 // Internal errors are logged with the request's trace id; the client sees
 // only the trace id and a timestamp.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	err = s.unavailable(err)
 	var e *errs.Error
 	if !errors.As(err, &e) || e.Code == errs.Internal {
 		traceID := requestIDFrom(r.Context())

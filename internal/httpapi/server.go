@@ -84,6 +84,11 @@ type Deps struct {
 	// Dashboard serves the web console (internal/dashboard) below /dashboard/.
 	Dashboard http.Handler
 
+	// Unavailable returns err as SERVICE_UNAVAILABLE when it is a lost or
+	// refused database connection (store.Unavailable), else err; nil:
+	// every uncoded error is internal.
+	Unavailable func(err error) error
+
 	// InFlight counts the requests being answered (nil: not counted); a
 	// report generation gives way while it is above zero (report.Deps.Busy).
 	InFlight *atomic.Int64
@@ -178,13 +183,13 @@ func (s *Server) handle(pattern string, h handlerFunc, opts ...routeOption) {
 		if rt.legacy {
 			r = asLegacy(w, r)
 		}
-		r, err := s.guard(r, rt)
-		if err != nil {
-			s.writeError(w, r, err)
-			return
-		}
-		r = s.audited(r, pattern, rt)
-		if err := h(w, r); err != nil {
+		if err := s.serveRetrying(w, r, func(w http.ResponseWriter, r *http.Request) error {
+			r, err := s.guard(r, rt)
+			if err != nil {
+				return err
+			}
+			return h(w, s.audited(r, pattern, rt))
+		}); err != nil {
 			s.writeError(w, r, err)
 		}
 	}))

@@ -191,10 +191,16 @@ func (g *Guard) PurgeExpired(ctx context.Context) (int, error) {
 	return total, ctx.Err()
 }
 
-// ErrTakenOver is what a Completer answers when the key is no longer held.
+// ErrTakenOver is what a Completer answers when the key is no longer held:
+// another request took it over after this one took too long, or the claim
+// was lost with an asynchronous primary in a failover. Nothing of this
+// request was kept; it carries Retry-After, so that a client retries and
+// gets the other request's result or claims the key afresh.
 func ErrTakenOver() error {
-	return errs.E(errs.IdempotencyConflict,
+	e := errs.E(errs.IdempotencyConflict,
 		"The Idempotency-Key was taken over by another request after this one took too long; retry to get its result.")
+	e.RetryAfter = RetryAfter
+	return e
 }
 
 // newToken is a random holder token.

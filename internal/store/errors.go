@@ -15,7 +15,8 @@ import (
 
 // translate turns a driver error into a domain error: no rows becomes
 // RESOURCE_NOT_FOUND, a unique violation becomes CONFLICT, a change of
-// postings the database refused is INTERNAL with ledger.ErrAppendOnly;
+// postings the database refused is INTERNAL with ledger.ErrAppendOnly, a
+// lost or refused connection is SERVICE_UNAVAILABLE (Unavailable);
 // anything else is wrapped with what was being done and stays internal.
 func translate(err error, what string) error {
 	switch {
@@ -27,6 +28,8 @@ func translate(err error, what string) error {
 		return errs.Wrap(errs.Conflict, err, "%s already exists.", what)
 	case isAppendOnlyRefusal(err):
 		return appendOnlyRefusal(err, what)
+	case connectionLost(err):
+		return Unavailable(fmt.Errorf("%s: %w", what, err))
 	default:
 		return fmt.Errorf("%s: %w", what, err)
 	}

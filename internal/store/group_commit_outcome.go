@@ -36,7 +36,7 @@ func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass strin
 		}
 		g.outcomeLost(s.log, len(kept), err)
 		for _, u := range kept {
-			u.finish(fmt.Errorf("commit (its outcome is unknown): %w", err))
+			u.finish(fmt.Errorf("commit (%w): %w", errOutcomeUnknown, err))
 		}
 		return groupUnknown, err
 	}

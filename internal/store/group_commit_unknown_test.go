@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -72,6 +74,12 @@ func TestGroupCommitDoesNotRunUnitsAgainWhenTheCommitsOutcomeIsUnknown(t *testin
 	for i := range n {
 		if results[i] == nil {
 			t.Errorf("unit %d: no error; want the commit's error (its outcome is unknown)", i)
+		}
+		// Answered 503 with Retry-After: the client retries under its
+		// Idempotency-Key and learns the outcome.
+		var e *errs.Error
+		if !errors.As(results[i], &e) || e.Code != errs.Unavailable || e.RetryAfter <= 0 || !strings.Contains(e.Message, "may or may not") {
+			t.Errorf("unit %d: %v; want SERVICE_UNAVAILABLE with Retry-After saying the change may or may not have been made", i, results[i])
 		}
 		if got, want := runs[i].Load(), s.RunsOfEachUnit(); got != want {
 			t.Errorf("unit %d ran %d times; want %d (not again after a commit of unknown outcome)", i, got, want)

@@ -176,7 +176,7 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err != nil {
 		if commitMayHaveHappened(s.dialect, err) {
 			s.group.outcomeLost(s.log, 1, err)
-			return fmt.Errorf("commit (its outcome is unknown): %w", err)
+			return fmt.Errorf("commit (%w): %w", errOutcomeUnknown, err)
 		}
 		return fmt.Errorf("commit: %w", err)
 	}

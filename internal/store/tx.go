@@ -39,6 +39,10 @@ type Tx struct {
 // runs again with a savepoint around each unit). To fn this is invisible:
 // what it writes commits if and only if it returns nil, and it sees what units
 // committed before it, or grouped before it, wrote.
+//
+// A unit that lost its database connection before its commit was sent
+// runs again (retryLost); what error is left is classified: a lost or
+// refused connection is SERVICE_UNAVAILABLE (Unavailable).
 func (s *Store) InTx(ctx context.Context, fn func(*Tx) error) error {
 	s.warmWrites(ctx) // before any transaction: preparing needs the writer
 	work := func(tx *sql.Tx) error {
@@ -50,7 +54,7 @@ func (s *Store) InTx(ctx context.Context, fn func(*Tx) error) error {
 	if s.runTwice {
 		work = s.rehearsed(work)
 	}
-	return s.grouped(&unit{ctx: ctx, done: make(chan struct{}), work: work})
+	return s.retryLost(ctx, func() error { return s.grouped(&unit{ctx: ctx, done: make(chan struct{}), work: work}) })
 }
 
 // Transactor adapts InTx to a domain package's own view of a unit of work:
