@@ -123,6 +123,9 @@ func (h *signInPages) signIn(w http.ResponseWriter, r *http.Request) {
 		h.renderSignIn(w, r, http.StatusInternalServerError, d, "", "Something went wrong on our side; try again in a moment.")
 		return
 	}
+	if d.Next == Prefix+"payments" { // the default: the first page the role may open
+		d.Next = h.landing(s.Principal())
+	}
 	http.SetCookie(w, h.sessionCookie(id, int(MaxLifetime/time.Second)))
 	h.rememberDevice(ctx, w, user.ID)
 	http.SetCookie(w, &http.Cookie{Name: signInCookie, Path: Prefix, MaxAge: -1, HttpOnly: true, Secure: h.Production,
