@@ -8,6 +8,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,3 +130,20 @@ func rejection(t *testing.T, msgID string) []byte {
 // fileLink finds a transfer file's download link and its MsgId on the
 // transfer files page.
 var fileLink = regexp.MustCompile(`<code>([^<]+)</code><br><span class="hint">pain\.001[^<]*</span></td>\s*<td>OUT</td>[\s\S]*?href="(/dashboard/transfer-files/[0-9a-f-]{36}/download)"`)
+
+// exceptionForm is the resolution form's address of the open exception
+// whose panel holds what.
+func exceptionForm(t *testing.T, c *console, what string) string {
+	t.Helper()
+	body := c.open("/dashboard/reconciliation-exceptions").Body
+	for _, panel := range regexp.MustCompile(`(?s)<article class="panel exception".*?</article>`).FindAllString(body, -1) {
+		if m := resolveAction.FindStringSubmatch(panel); m != nil && strings.Contains(panel, what) {
+			return m[1]
+		}
+	}
+	t.Fatalf("no open exception with %q:\n%s", what, mainOf(body))
+	return ""
+}
+
+// resolveAction is the address of an exception's resolution form.
+var resolveAction = regexp.MustCompile(`action="(/dashboard/reconciliation-exceptions/[0-9a-f-]{36}/resolve)"`)

@@ -51,8 +51,10 @@ func TestOperatorPages(t *testing.T) {
 		contains(t, "operator's navigation", nav, `href="/dashboard/statements"`, `href="/dashboard/reconciliation-exceptions"`,
 			`href="/dashboard/transfer-files"`)
 		lacks(t, "operator's navigation", nav, `href="/dashboard/payments"`, `href="/dashboard/payouts"`)
-		if p := c.get("/dashboard/"); p.Location != "/dashboard/statements" {
-			t.Fatalf("the start page sends the operator to %q", p.Location)
+		for _, path := range []string{"/dashboard/", "/dashboard/sign-in"} {
+			if p := c.get(path); p.Location != "/dashboard/statements" {
+				t.Fatalf("%s sends the signed-in operator to %q", path, p.Location)
+			}
 		}
 		if p := c.get("/dashboard/payments"); p.Status != http.StatusForbidden {
 			t.Fatalf("the operator on the payments: %d", p.Status)

@@ -25,6 +25,7 @@ type statementsData struct {
 // importView is the summary of one imported file.
 type importView struct {
 	statement.Summary
+	Number   int // its place in the list, from 1: the accounts table's name is unique
 	Accounts []accountView
 }
 
@@ -51,8 +52,8 @@ func (h *statementPages) statementsPage(w http.ResponseWriter, q *req, status in
 		return err
 	}
 	d := statementsData{Limit: statement.DefaultListLimit}
-	for _, s := range list {
-		v := importView{Summary: s}
+	for i, s := range list {
+		v := importView{Summary: s, Number: i + 1}
 		for _, a := range s.Accounts {
 			v.Accounts = append(v.Accounts, accountOf(a))
 		}
