@@ -27,6 +27,7 @@ type importView struct {
 	statement.Summary
 	Number   int // its place in the list, from 1: the accounts table's name is unique
 	Accounts []accountView
+	Rejected []string // each rejected entry's reason, which names the entry
 }
 
 // accountView is one account of an imported file.
@@ -56,6 +57,12 @@ func (h *statementPages) statementsPage(w http.ResponseWriter, q *req, status in
 		v := importView{Summary: s, Number: i + 1}
 		for _, a := range s.Accounts {
 			v.Accounts = append(v.Accounts, accountOf(a))
+		}
+		for _, r := range s.Rejected {
+			if !strings.HasPrefix(r.Reason, r.Entry) {
+				r.Reason = r.Entry + ": " + r.Reason
+			}
+			v.Rejected = append(v.Rejected, r.Reason)
 		}
 		d.Imports = append(d.Imports, v)
 	}
