@@ -151,6 +151,14 @@ func TestOperatorPages(t *testing.T) {
 			xml.Header.Get("Content-Disposition") != `attachment; filename=`+f[1]+`.xml` || !strings.Contains(xml.Body, "<MsgId>"+f[1]+"</MsgId>") {
 			t.Fatalf("download: %d %v\n%.300s", xml.Status, xml.Header, xml.Body)
 		}
+		for _, path := range []string{"/dashboard/transfer-files/nope/download", "/dashboard/transfer-files/01a21d31-1819-7946-891f-b39ba9f283b4/download"} {
+			if p := c.get(path); p.Status != http.StatusNotFound {
+				t.Fatalf("GET %s: %d", path, p.Status)
+			}
+		}
+		if p := c.post("/dashboard/reconciliation-exceptions/01a21d31-1819-7946-891f-b39ba9f283b4/resolve", url.Values{"note": {"n"}}); p.Status != http.StatusNotFound {
+			t.Fatalf("resolve an unknown exception: %d", p.Status)
+		}
 		c.open("/dashboard/transfer-files")
 		if p := c.upload("/dashboard/transfer-status", nil, "pain001.xml", []byte(xml.Body), nil); p.Status != http.StatusUnprocessableEntity ||
 			!strings.Contains(p.Body, "The file pain001.xml was not imported: The file is not a pain.002.001.11 payment status report") {
