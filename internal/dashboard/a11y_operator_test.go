@@ -46,10 +46,7 @@ func TestAccessibilityOperatorPages(t *testing.T) {
 		t.Run(size.name, func(t *testing.T) {
 			ctx := browsertest.Tab(t, b)
 			browsertest.Steps(t, ctx, "size the window and allow axe", chromedp.EmulateViewport(size.width, size.height), bypassCSP)
-			browsertest.Open(t, ctx, "the sign-in page", env.URL+"/dashboard/sign-in", browsertest.Page("signin")+" #username")
-			browsertest.Steps(t, ctx, "type the credentials", chromedp.SendKeys("#username", apptest.Operator.Username),
-				chromedp.SendKeys("#password", apptest.Operator.Password))
-			browsertest.Follow(t, ctx, "sign in", browsertest.Page("statements")+" #statement-file", chromedp.Submit("#password"))
+			signInTo(t, ctx, env, apptest.Operator, browsertest.Page("statements")+" #statement-file")
 			for _, p := range []struct{ what, path, marker string }{
 				{"the statements", "/dashboard/statements", "statements"},
 				{"the open exceptions", "/dashboard/reconciliation-exceptions", "exceptions"},

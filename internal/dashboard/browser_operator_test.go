@@ -56,85 +56,71 @@ func seedOperator(t *testing.T, env *apptest.Env) operatorFixture {
 // fits the window.
 func TestBrowserOperatorPages(t *testing.T) {
 	t.Parallel()
-	b := browsertest.Start(t, false)
-	for _, size := range sizes {
-		t.Run(size.name, func(t *testing.T) {
-			apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-				f := seedOperator(t, env)
-				ctx := browsertest.Tab(t, b)
-				shot := func(name string) {
-					if size.name == "desktop" && strings.HasSuffix(t.Name(), "/sqlite") {
-						screenshot(t, ctx, name)
-					}
-				}
-				browsertest.Steps(t, ctx, "size the window", chromedp.EmulateViewport(size.width, size.height))
-				browsertest.Open(t, ctx, "the sign-in page", env.URL+"/dashboard/sign-in", browsertest.Page("signin")+" #username")
-				browsertest.Steps(t, ctx, "type the credentials", chromedp.SendKeys("#username", apptest.Operator.Username),
-					chromedp.SendKeys("#password", apptest.Operator.Password))
-				browsertest.Follow(t, ctx, "sign in", browsertest.Page("statements")+" #statement-file", chromedp.Submit("#password"))
-				if nav := text(t, ctx, "nav.sections"); nav != "Statements\nExceptions\nTransfer files" && nav != "StatementsExceptionsTransfer files" {
-					t.Fatalf("the operator's navigation %q", nav)
-				}
-				fits(t, ctx, "statements page")
+	inWindows(t, []apptest.Option{apptest.Production}, func(t *testing.T, w window) {
+		env, ctx, shot := w.env, w.ctx, w.shot
+		f := seedOperator(t, env)
+		signInTo(t, ctx, env, apptest.Operator, browsertest.Page("statements")+" #statement-file")
+		if nav := text(t, ctx, "nav.sections"); nav != "Statements\nExceptions\nTransfer files" && nav != "StatementsExceptionsTransfer files" {
+			t.Fatalf("the operator's navigation %q", nav)
+		}
+		fits(t, ctx, "statements page")
 
-				// A statement through the file field.
-				browsertest.Steps(t, ctx, "choose the statement", chromedp.SetUploadFiles("#statement-file", []string{f.statement}))
-				browsertest.Follow(t, ctx, "import", browsertest.Page("statements")+" .notice", chromedp.Submit("#statement-file"))
-				summary := text(t, ctx, "article.import")
-				for _, want := range []string{"statement-2026-11-26.xml", "camt.053.001.08", "entry 3 (AcctSvcrRef B3)", "8.855 EUR", "-3.00 EUR"} {
-					if !strings.Contains(summary, want) {
-						t.Fatalf("summary %q lacks %q", summary, want)
-					}
-				}
-				fits(t, ctx, "statements page with a summary")
-				shot("dashboard-statements.png")
+		// A statement through the file field.
+		browsertest.Steps(t, ctx, "choose the statement", chromedp.SetUploadFiles("#statement-file", []string{f.statement}))
+		browsertest.Follow(t, ctx, "import", browsertest.Page("statements")+" .notice", chromedp.Submit("#statement-file"))
+		summary := text(t, ctx, "article.import")
+		for _, want := range []string{"statement-2026-11-26.xml", "camt.053.001.08", "entry 3 (AcctSvcrRef B3)", "8.855 EUR", "-3.00 EUR"} {
+			if !strings.Contains(summary, want) {
+				t.Fatalf("summary %q lacks %q", summary, want)
+			}
+		}
+		fits(t, ctx, "statements page with a summary")
+		shot("dashboard-statements.png")
 
-				// Its exception, resolved.
-				follow(t, ctx, "open the exceptions", `nav.sections a[href="/dashboard/reconciliation-exceptions"]`, browsertest.Page("exceptions")+" article.exception textarea")
-				fits(t, ctx, "exceptions page")
-				if got := text(t, ctx, "article.exception h2"); !strings.Contains(got, "Debit of 3.00 EUR") {
-					t.Fatalf("exception %q", got)
-				}
-				browsertest.Steps(t, ctx, "type the note", chromedp.SendKeys("article.exception textarea", "bank fee, booked in the fee ledger"))
-				browsertest.Follow(t, ctx, "resolve", browsertest.Page("exceptions")+" .notice", chromedp.Submit("article.exception textarea"))
-				if got := text(t, ctx, "p.empty"); !strings.Contains(got, "No open exception") {
-					t.Fatalf("after resolving %q", got)
-				}
+		// Its exception, resolved.
+		follow(t, ctx, "open the exceptions", `nav.sections a[href="/dashboard/reconciliation-exceptions"]`, browsertest.Page("exceptions")+" article.exception textarea")
+		fits(t, ctx, "exceptions page")
+		if got := text(t, ctx, "article.exception h2"); !strings.Contains(got, "Debit of 3.00 EUR") {
+			t.Fatalf("exception %q", got)
+		}
+		browsertest.Steps(t, ctx, "type the note", chromedp.SendKeys("article.exception textarea", "bank fee, booked in the fee ledger"))
+		browsertest.Follow(t, ctx, "resolve", browsertest.Page("exceptions")+" .notice", chromedp.Submit("article.exception textarea"))
+		if got := text(t, ctx, "p.empty"); !strings.Contains(got, "No open exception") {
+			t.Fatalf("after resolving %q", got)
+		}
 
-				// The pain.001 file and the bank's answer.
-				follow(t, ctx, "open the transfer files", `nav.sections a[href="/dashboard/transfer-files"]`, browsertest.Page("transferfiles")+" table.files")
-				fits(t, ctx, "transfer files page")
-				if xml := download(t, ctx, "a.download"); !strings.Contains(xml, "<MsgId>"+f.msgID+"</MsgId>") || !strings.Contains(xml, "pain.001.001.10") {
-					t.Fatalf("downloaded %.300q", xml)
-				}
-				browsertest.Steps(t, ctx, "choose the answer", chromedp.SetUploadFiles("#status-file", []string{f.answer}))
-				browsertest.Follow(t, ctx, "import the answer", browsertest.Page("transferfiles")+" section.result", chromedp.Submit("#status-file"))
-				if got := text(t, ctx, "section.result dd.rejected"); !strings.HasPrefix(got, "1 ") {
-					t.Fatalf("rejected %q", got)
-				}
-				fits(t, ctx, "transfer files page with a result")
-				shot("dashboard-transfer-files.png")
-				if s := payoutStatus(t, env, env.Token(t, apptest.Merchant), f.payout); s != "REJECTED" {
-					t.Fatalf("payout %s", s)
-				}
+		// The pain.001 file and the bank's answer.
+		follow(t, ctx, "open the transfer files", `nav.sections a[href="/dashboard/transfer-files"]`, browsertest.Page("transferfiles")+" table.files")
+		fits(t, ctx, "transfer files page")
+		if xml := download(t, ctx, "a.download"); !strings.Contains(xml, "<MsgId>"+f.msgID+"</MsgId>") || !strings.Contains(xml, "pain.001.001.10") {
+			t.Fatalf("downloaded %.300q", xml)
+		}
+		browsertest.Steps(t, ctx, "choose the answer", chromedp.SetUploadFiles("#status-file", []string{f.answer}))
+		browsertest.Follow(t, ctx, "import the answer", browsertest.Page("transferfiles")+" section.result", chromedp.Submit("#status-file"))
+		if got := text(t, ctx, "section.result dd.rejected"); !strings.HasPrefix(got, "1 ") {
+			t.Fatalf("rejected %q", got)
+		}
+		fits(t, ctx, "transfer files page with a result")
+		shot("dashboard-transfer-files.png")
+		if s := payoutStatus(t, env, env.Token(t, apptest.Merchant), f.payout); s != "REJECTED" {
+			t.Fatalf("payout %s", s)
+		}
 
-				// A refused file answers 400, which the watched tab would take
-				// for a failure: a tab of its own, in the same session.
-				refused, cancel := chromedp.NewContext(b)
-				t.Cleanup(cancel)
-				c, stop := context.WithTimeout(refused, 20*time.Second)
-				defer stop()
-				if err := chromedp.Do(c, chromedp.EmulateViewport(size.width, size.height),
-					chromedp.Navigate(env.URL+"/dashboard/statements"), chromedp.WaitVisible("#statement-file"),
-					chromedp.SetUploadFiles("#statement-file", []string{f.notCamt}), chromedp.Submit("#statement-file"),
-					chromedp.WaitVisible(browsertest.Page("statements")+" .problem")); err != nil {
-					t.Fatalf("a refused file: %v", err)
-				}
-				if p := text(t, refused, ".problem"); !strings.Contains(p, "The file not-a-statement.xml was not imported: The file is pain.001.001.10") {
-					t.Fatalf("problem %q", p)
-				}
-				fits(t, refused, "statements page with a refused file")
-			}, apptest.Production)
-		})
-	}
+		// A refused file answers 400, which the watched tab would take
+		// for a failure: a tab of its own, in the same session.
+		refused, cancel := chromedp.NewContext(w.browser)
+		t.Cleanup(cancel)
+		c, stop := context.WithTimeout(refused, 20*time.Second)
+		defer stop()
+		if err := chromedp.Do(c, chromedp.EmulateViewport(w.width, w.height),
+			chromedp.Navigate(env.URL+"/dashboard/statements"), chromedp.WaitVisible("#statement-file"),
+			chromedp.SetUploadFiles("#statement-file", []string{f.notCamt}), chromedp.Submit("#statement-file"),
+			chromedp.WaitVisible(browsertest.Page("statements")+" .problem")); err != nil {
+			t.Fatalf("a refused file: %v", err)
+		}
+		if p := text(t, refused, ".problem"); !strings.Contains(p, "The file not-a-statement.xml was not imported: The file is pain.001.001.10") {
+			t.Fatalf("problem %q", p)
+		}
+		fits(t, refused, "statements page with a refused file")
+	})
 }
