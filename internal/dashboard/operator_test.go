@@ -180,6 +180,13 @@ func TestOperatorPages(t *testing.T) {
 		}
 		p = c.upload("/dashboard/transfer-status", nil, "answer.xml", answer, nil)
 		contains(t, "the answer again", mainOf(p.Body), "This status report was imported before: nothing changed.", `<dd class="rejected">0 `)
+		actions := strings.Join(auditActions(t, env, apptest.OperatorID), "|")
+		for _, want := range []string{"dashboard.sign_in", "POST /dashboard/statements", "POST /dashboard/reconciliation-exceptions/{id}/resolve",
+			"POST /dashboard/transfer-status"} {
+			if !strings.Contains(actions, want) {
+				t.Fatalf("the operator's audit log lacks %q: %s", want, actions)
+			}
+		}
 		page = mainOf(c.open("/dashboard/transfer-files?direction=IN").Body)
 		contains(t, "the IN files", page, "BANK-REJECT-1", "pain.002.001.11", "answers <code>"+f[1]+"</code>")
 		lacks(t, "the IN files", page, "<td>OUT</td>")
