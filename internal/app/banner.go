@@ -41,7 +41,7 @@ func (a *App) Banner() string {
 		fmt.Fprintf(&b, "\nDemo merchant (sandbox only; fixed credentials - do not expose this server):\n")
 		fmt.Fprintf(&b, "  client_id      %s\n  client_secret  %s\n  username       %s\n  password       %s\n  notifications  signed with %q\n",
 			seed.DemoClientID, seed.DemoClientSecret, seed.DemoUsername, seed.DemoPassword, seed.DemoNotificationSecret)
-		fmt.Fprintf(&b, "\nDemo operator (role OPERATOR: the whole instance's snapshot, restore and reset; same warning):\n")
+		fmt.Fprintf(&b, "\nDemo operator (role OPERATOR: the whole instance's snapshot, restore and reset, the dashboard's bank pages; same warning):\n")
 		fmt.Fprintf(&b, "  client_id      %s\n  client_secret  %s\n  username       %s\n  password       %s\n",
 			seed.DemoOperatorClientID, seed.DemoOperatorClientSecret, seed.DemoOperatorUsername, seed.DemoOperatorPassword)
 		fmt.Fprintf(&b, "\nGet an access token into $TOKEN:\n  TOKEN=$(curl -s %s/oauth -H 'Content-Type: application/json' \\\n    -d '{\"grant_type\":\"password\",\"client_id\":\"%s\",\"client_secret\":\"%s\",\"username\":\"%s\",\"password\":\"%s\"}' \\\n    | sed -E 's/.*\"access_token\":\"([^\"]+)\".*/\\1/')\n",

@@ -30,6 +30,7 @@ func (a *App) buildDashboard(mandates *mandate.Service, channels *channel.Servic
 		Refunds: a.refunds, Payouts: a.payouts, Reports: a.reports, Accounts: a.accounts,
 		Mandates: mandates, Channels: channels,
 		Identity: a.identity, Settings: settings, SandboxState: state,
+		Statements: a.statements, Transfers: a.transfers,
 	}
 	a.adapterDeps = append(a.adapterDeps, deps)
 	d := dashboard.New(deps)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/transfer"
 )
 
 // area is a part of the console: its pages and actions, and the routes
@@ -27,6 +28,12 @@ func areas(b *base) []area {
 	if b.sandbox() {
 		out = append(out, &sandboxPages{b})
 	}
+	if b.Statements != nil {
+		out = append(out, &statementPages{b})
+	}
+	if b.Transfers != nil {
+		out = append(out, &transferFilePages{b})
+	}
 	return out
 }
 
@@ -42,6 +49,8 @@ type (
 	channelPages      struct{ *base } // stablecoin channels and their deposits
 	sandboxPages      struct{ *base } // the sandbox console: clock, webhook chaos, reset
 	applicationPages  struct{ *base } // applications: notification URL, secret rotation
+	statementPages    struct{ *base } // the operator's: bank statements, reconciliation exceptions
+	transferFilePages struct{ *base } // the operator's: pain.001 files out, the bank's pain.002 in
 )
 
 func (h *signInPages) register(mux *http.ServeMux) {
@@ -96,4 +105,17 @@ func (h *sandboxPages) register(mux *http.ServeMux) {
 		mux.HandleFunc("GET /dashboard/sandbox/reset", h.page(identity.SandboxTree, h.confirmReset))
 		mux.HandleFunc("POST /dashboard/sandbox/reset", h.action(identity.SandboxTree, h.resetSandbox))
 	}
+}
+
+func (h *statementPages) register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /dashboard/statements", h.page(identity.BankFilesRead, h.statements))
+	mux.HandleFunc("POST /dashboard/statements", h.upload(identity.BankFilesImport, MaxStatementBytes, h.importStatement))
+	mux.HandleFunc("GET /dashboard/reconciliation-exceptions", h.page(identity.BankFilesRead, h.exceptions))
+	mux.HandleFunc("POST /dashboard/reconciliation-exceptions/{id}/resolve", h.action(identity.BankExceptions, h.resolve))
+}
+
+func (h *transferFilePages) register(mux *http.ServeMux) {
+	mux.HandleFunc("GET /dashboard/transfer-files", h.page(identity.BankFilesRead, h.transferFiles))
+	mux.HandleFunc("GET /dashboard/transfer-files/{id}/download", h.page(identity.BankFilesRead, h.download))
+	mux.HandleFunc("POST /dashboard/transfer-status", h.upload(identity.BankFilesImport, transfer.MaxStatusBytes, h.importStatus))
 }

@@ -36,6 +36,8 @@ import (
 	"github.com/bankrail/bankrail/internal/refund"
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/sandbox"
+	"github.com/bankrail/bankrail/internal/statement"
+	"github.com/bankrail/bankrail/internal/transfer"
 	"github.com/bankrail/bankrail/internal/webguard"
 )
 
@@ -73,8 +75,8 @@ type SandboxResetter interface {
 }
 
 // Deps are what the console calls. Inbox, Sandbox, Mandates, Channels,
-// Identity, Settings and SandboxState may be nil: their pages are then
-// absent.
+// Identity, Settings, SandboxState, Statements and Transfers may be nil:
+// their pages are then absent.
 type Deps struct {
 	Log        *slog.Logger
 	Clock      clock.Clock      // the service clock; Now is the base time (sessions)
@@ -100,6 +102,11 @@ type Deps struct {
 	Identity     *identity.Service // customers' names, the applications pages (nil: none)
 	Settings     *notify.Settings  // secret rotation, webhook chaos (sandbox)
 	SandboxState SandboxResetter   // nil: no sandbox reset
+
+	// The instance operator's pages (role OPERATOR): the bank's statements
+	// and the reconciliation exceptions, the transfer files.
+	Statements *statement.Importer
+	Transfers  *transfer.Service
 }
 
 // Handler serves the console: its areas (area.go) share a base and
@@ -141,10 +148,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
 }
 
-// start is GET /dashboard/: the payments, or the sign-in page.
+// start is GET /dashboard/: the first page the role may open (the
+// payments; an operator's statements), or the sign-in page.
 func (h *Handler) start(w http.ResponseWriter, r *http.Request) {
-	if _, ok := h.b.current(w, r); ok {
-		http.Redirect(w, r, Prefix+"payments", http.StatusSeeOther)
+	if q, ok := h.b.current(w, r); ok {
+		http.Redirect(w, r, h.b.landing(q.p), http.StatusSeeOther)
 		return
 	}
 	http.Redirect(w, r, Prefix+"sign-in", http.StatusSeeOther)

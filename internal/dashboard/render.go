@@ -71,7 +71,7 @@ var pages = func() map[string]*template.Template {
 	out := map[string]*template.Template{}
 	for _, name := range []string{"signin", "error", "payments", "payment", "notifications", "notification", "inbox",
 		"payouts", "reports", "accounts", "account", "clock", "mandates", "mandate", "channels", "channel", "applications", "application",
-		"reset"} {
+		"reset", "statements", "exceptions", "transferfiles"} {
 		out[name] = template.Must(template.New(name).Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/"+name+".html"))
 	}
 	return out
@@ -139,7 +139,19 @@ func (h *base) navigation(p auth.Principal) []navItem {
 	add(h.Channels != nil && may(p, identity.ChannelRead), "Channels", "channels")
 	add(h.Identity != nil && may(p, identity.AppRead), "Applications", "applications")
 	add(h.sandbox() && may(p, identity.SandboxAct), "Sandbox", "clock")
+	add(h.Statements != nil && may(p, identity.BankFilesRead), "Statements", "statements")
+	add(h.Statements != nil && may(p, identity.BankFilesRead), "Exceptions", "reconciliation-exceptions")
+	add(h.Transfers != nil && may(p, identity.BankFilesRead), "Transfer files", "transfer-files")
 	return out
+}
+
+// landing is the first page p may open: the payments, or an operator's
+// statements (an operator has no merchant page).
+func (h *base) landing(p auth.Principal) string {
+	if nav := h.navigation(p); len(nav) > 0 {
+		return nav[0].Href
+	}
+	return Prefix + "payments"
 }
 
 // errorData fills the error page.
@@ -355,6 +367,8 @@ var notices = map[string]string{
 	"mandate":    "The payer's answer was played.",
 	"amendment":  "The payer's answer to the amendment was played.",
 	"chaos":      "The webhook chaos settings were saved.",
+	"statement":  "The statement was imported: its summary is first below.",
+	"resolved":   "The exception is resolved, with your note.",
 }
 
 // notice is the fixed text of the request's ?done=.

@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -187,18 +188,75 @@ func (h *base) action(op identity.Operation, fn pageFunc) http.HandlerFunc {
 			http.Redirect(w, r, signInPath(r, "expired"), http.StatusSeeOther)
 			return
 		}
-		if !sameOrigin(r) || !equalTokens(r.PostForm.Get(csrfField), q.s.CSRFToken) {
-			h.renderError(w, r, q, http.StatusForbidden, "This form is out of date or was sent from another site; nothing was done. Open the page again and retry.")
+		h.act(w, q, op, fn)
+	}
+}
+
+// act runs the action fn of q's form once the form is trusted: from this
+// site with the session's synchronizer token (else 403, nothing done), by
+// a role that may take op (else 403); the change is audited as the API's
+// are, its action the route's pattern.
+func (h *base) act(w http.ResponseWriter, q *req, op identity.Operation, fn pageFunc) {
+	if !sameOrigin(q.Request) || !equalTokens(q.PostForm.Get(csrfField), q.s.CSRFToken) {
+		h.refuseForm(w, q)
+		return
+	}
+	if op != "" && !may(q.p, op) {
+		h.refuseRole(w, q)
+		return
+	}
+	q.Request = webguard.Audited(q.Request, q.Pattern, q.p, q.now, requestID(w), h.clientAddr(q.Request))
+	if err := fn(w, q); err != nil {
+		h.fail(w, q, err)
+	}
+}
+
+// refuseForm answers a form sent from another site or without the
+// session's token: 403, nothing done.
+func (h *base) refuseForm(w http.ResponseWriter, q *req) {
+	h.renderError(w, q.Request, q, http.StatusForbidden, "This form is out of date or was sent from another site; nothing was done. Open the page again and retry.")
+}
+
+// refuseRole answers an action the role may not take: 403, nothing done.
+func (h *base) refuseRole(w http.ResponseWriter, q *req) {
+	h.renderError(w, q.Request, q, http.StatusForbidden, fmt.Sprintf("Your role %s may not do this; nothing was done.", q.p.Role))
+}
+
+// upload guards a form that sends a file (multipart/form-data) of at most
+// limit bytes: as action, but the session, the origin and the role are
+// checked before the body is read (files beyond a small size are spooled
+// to temporary files, removed when the action ends).
+func (h *base) upload(op identity.Operation, limit int64, fn pageFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		q, ok := h.current(w, r)
+		if !ok {
+			http.Redirect(w, r, signInPath(r, "expired"), http.StatusSeeOther)
 			return
 		}
-		if op != "" && !may(q.p, op) {
-			h.renderError(w, r, q, http.StatusForbidden, fmt.Sprintf("Your role %s may not do this; nothing was done.", q.p.Role))
+		if !sameOrigin(r) {
+			h.refuseForm(w, q)
 			return
 		}
-		q.Request = webguard.Audited(q.Request, r.Pattern, q.p, q.now, requestID(w), h.clientAddr(r))
-		if err := fn(w, q); err != nil {
-			h.fail(w, q, err)
+		if !may(q.p, op) {
+			h.refuseRole(w, q)
+			return
 		}
+		q.Body = http.MaxBytesReader(w, q.Body, limit+maxFormBytes)
+		err := q.ParseMultipartForm(1 << 20)
+		if q.MultipartForm != nil {
+			defer func() { _ = q.MultipartForm.RemoveAll() }()
+		}
+		var tooLarge *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooLarge):
+			h.renderError(w, r, q, http.StatusRequestEntityTooLarge,
+				fmt.Sprintf("The file is larger than %d MB, the most this page takes; nothing was done.", limit>>20))
+			return
+		case err != nil:
+			h.renderError(w, r, q, http.StatusBadRequest, "The form could not be read; nothing was done. Open the page again and retry.")
+			return
+		}
+		h.act(w, q, op, fn)
 	}
 }
 

@@ -26,6 +26,16 @@ func localPath(next string) string {
 	return Prefix + "payments"
 }
 
+// after is where a sign-in goes on to: next, unless it is the default
+// (the payments), which is the first page p may open (an operator's
+// statements).
+func (h *signInPages) after(next string, p auth.Principal) string {
+	if next == Prefix+"payments" {
+		return h.landing(p)
+	}
+	return next
+}
+
 // signInNotices are the fixed messages the sign-in page shows for its
 // notice parameter (never the parameter itself).
 var signInNotices = map[string]string{
@@ -44,8 +54,8 @@ type signInData struct {
 // showSignIn is GET /dashboard/sign-in.
 func (h *signInPages) showSignIn(w http.ResponseWriter, r *http.Request) {
 	next := localPath(r.URL.Query().Get("next"))
-	if _, ok := h.current(w, r); ok {
-		http.Redirect(w, r, next, http.StatusSeeOther)
+	if q, ok := h.current(w, r); ok {
+		http.Redirect(w, r, h.after(next, q.p), http.StatusSeeOther)
 		return
 	}
 	h.renderSignIn(w, r, http.StatusOK, signInData{Next: next}, signInNotices[r.URL.Query().Get("notice")], "")
@@ -123,6 +133,7 @@ func (h *signInPages) signIn(w http.ResponseWriter, r *http.Request) {
 		h.renderSignIn(w, r, http.StatusInternalServerError, d, "", "Something went wrong on our side; try again in a moment.")
 		return
 	}
+	d.Next = h.after(d.Next, s.Principal())
 	http.SetCookie(w, h.sessionCookie(id, int(MaxLifetime/time.Second)))
 	h.rememberDevice(ctx, w, user.ID)
 	http.SetCookie(w, &http.Cookie{Name: signInCookie, Path: Prefix, MaxAge: -1, HttpOnly: true, Secure: h.Production,
