@@ -30,11 +30,18 @@ var errOutcomeUnknown = errors.New("its outcome is unknown")
 // (an error that already carries a code keeps it). The HTTP adapter asks
 // it of every uncoded error, so a failover is answered 503, never 500.
 func Unavailable(err error) error {
-	if err == nil || errs.CodeOf(err) != errs.Internal || !connectionLost(err) {
+	if err == nil || !connectionLost(err) {
+		return err
+	}
+	// A commit of unknown outcome says so even when the connection's error
+	// was classified on its way (a pipelined COMMIT fails as the queued
+	// write sent with it: pipeline.go).
+	unknown := errors.Is(err, errOutcomeUnknown)
+	if code := errs.CodeOf(err); code != errs.Internal && !(unknown && code == errs.Unavailable) {
 		return err
 	}
 	msg := "The database is unavailable for a moment; retry after the Retry-After delay."
-	if errors.Is(err, errOutcomeUnknown) {
+	if unknown {
 		msg = "The database connection was lost while this change was committed: it may or may not have been made. Retry with the same Idempotency-Key after the Retry-After delay to learn its outcome."
 	}
 	return &errs.Error{Code: errs.Unavailable, Message: msg, RetryAfter: UnavailableRetryAfter, Cause: err}
