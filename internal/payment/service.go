@@ -43,6 +43,7 @@ type Service struct {
 	mandates Mandates        // nil: no payment is taken against a mandate (mandate.go)
 	stats    Stats           // nil: PerDay counts none
 	incoming IncomingBank    // nil: POST /payin books its funds directly (payin.go)
+	onMoves  []Also          // run in the unit of work of every move (OnMoves)
 }
 
 // NewService returns a payment service: payments for reads and

@@ -117,40 +117,18 @@ func (c *Connector) Start(ctx context.Context, a bank.Authorisation) (string, er
 	case !errs.Is(err, errs.NotFound):
 		return "", err
 	}
-	b, ok := c.Banks[a.Bank.ID]
-	if !ok {
-		return "", fmt.Errorf("xs2a: bank %s is not in the directory", a.Bank.ID)
-	}
 	p, err := c.Payments.GetByID(ctx, a.PaymentID)
 	if err != nil {
 		return "", err
 	}
-	body, err := initiationOf(p, c.Creditor)
-	if err != nil {
-		c.Log.WarnContext(ctx, "the payment cannot be initiated at its bank", "payment", p.ID, "bank", b.ID, "err", err)
+	in, jobs, err := c.initiation(ctx, a, p)
+	switch {
+	case err != nil:
+		return "", err
+	case in.PaymentID == "":
 		return failed(a.ReturnURL), nil
 	}
-	h := Headers{RequestID: RequestID(p.ID), PSUIPAddress: psuIP(p, a), RedirectURI: a.ReturnURL,
-		NokRedirectURI: withParam(a.ReturnURL, "nok", "1"), RedirectPreferred: true}
-	resp, err := c.initiate(ctx, b, h, body)
-	if err != nil {
-		c.Log.WarnContext(ctx, "the bank did not take the payment initiation", "payment", p.ID, "bank", b.ID, "err", err)
-		return failed(a.ReturnURL), nil
-	}
-	tenant, now, err := clock.UnitTenant(ctx, c.Clock, p.CustomerID)
-	if err != nil {
-		return "", err
-	}
-	in = Initiation{PaymentID: p.ID, BankID: b.ID, Product: b.product(), RequestID: h.RequestID, ASPSPPaymentID: resp.PaymentID,
-		Status: resp.TransactionStatus, Reason: Reason(resp.TPPMessages), CreatedAt: now, UpdatedAt: now}
-	if resp.Links.SCARedirect != nil {
-		in.SCARedirect = resolve(b.Client.BaseURL, resp.Links.SCARedirect.Href)
-	}
-	poll, err := pollJob(p.ID, tenant, now.Add(PollFirst))
-	if err != nil {
-		return "", err
-	}
-	if in, err = c.Store.SaveInitiation(ctx, in, poll); err != nil {
+	if in, err = c.Store.SaveInitiation(ctx, in, jobs...); err != nil {
 		return "", err
 	}
 	return c.address(a, in), nil

@@ -37,9 +37,12 @@ func pollJob(paymentID, tenant string, at time.Time) (job.Job, error) {
 	if err != nil {
 		return job.Job{}, err
 	}
-	j.TenantID, j.MaxAttempts, j.UniqueKey = tenant, PollAttempts, KindPoll+":"+paymentID
+	j.TenantID, j.MaxAttempts, j.UniqueKey = tenant, PollAttempts, PollKey(paymentID)
 	return j, nil
 }
+
+// PollKey is the unique key of the poll job of payment id.
+func PollKey(paymentID string) string { return KindPoll + ":" + paymentID }
 
 // errNotFinal is why the poll job runs again.
 var errNotFinal = errors.New("the bank has not given its final answer yet")
