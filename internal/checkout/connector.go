@@ -9,6 +9,7 @@ import (
 	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/xs2a"
 )
 
 // authorisation is the authorisation of payment id at bank b opened with
@@ -97,6 +98,8 @@ type opener interface {
 	Open(ctx context.Context, a bank.Authorisation, p payment.Payment,
 		move func(context.Context, payment.Also) (payment.Payment, error)) (payment.Payment, string, error)
 }
+
+var _ opener = (*xs2a.Connector)(nil)
 
 // enter moves payment id to bank bankID (move) and starts the payer's
 // authorisation there through the bank's connector: in the move's unit of

@@ -44,24 +44,24 @@ func unitOf(r payment.Repos) (Unit, error) {
 	return u, nil
 }
 
-// MoveToBank moves a payment that may go to its bank to BANK_REDIRECT
-// with also in the move's unit of work (payment.Service.AtBankAlso or
-// GoToBank's like).
-type MoveToBank func(ctx context.Context, also payment.Also) (payment.Payment, error)
-
 // Open is Start for a payment the payer brings to its bank (p, read and
 // checked by the caller: NEW_PAYMENT, or at this bank): the payment is
-// initiated at the bank first, then move records the move to BANK_REDIRECT,
+// initiated at the bank first, then move (payment.Service.AtBankAlso or
+// GoToBankAlso for this payment and bank) records the move to BANK_REDIRECT,
 // the initiation and its poll job in one unit of work. A payment initiated
 // already (a second visit) is not initiated again; one that ended is
 // returned as it is. It returns the payment and where the payer goes when
 // it is at the bank.
-func (c *Connector) Open(ctx context.Context, a bank.Authorisation, p payment.Payment, move MoveToBank) (payment.Payment, string, error) {
+func (c *Connector) Open(ctx context.Context, a bank.Authorisation, p payment.Payment,
+	move func(context.Context, payment.Also) (payment.Payment, error)) (payment.Payment, string, error) {
 	if p.Status != payment.StatusNew {
 		return c.moved(ctx, a, move)
 	}
-	if _, err := c.Store.Initiation(ctx, a.PaymentID); err == nil || !errs.Is(err, errs.NotFound) {
-		return c.moved(ctx, a, move) // initiated already (or the read failed: Start says why)
+	switch _, err := c.Store.Initiation(ctx, a.PaymentID); {
+	case err == nil:
+		return c.moved(ctx, a, move) // initiated already
+	case !errs.Is(err, errs.NotFound):
+		return payment.Payment{}, "", err
 	}
 	in, jobs, err := c.initiation(ctx, a, p)
 	if err != nil {
@@ -103,7 +103,8 @@ func (c *Connector) Open(ctx context.Context, a bank.Authorisation, p payment.Pa
 
 // moved moves the payment (when it may) without initiating it, and leads
 // a payment at the bank to its initiation (Start).
-func (c *Connector) moved(ctx context.Context, a bank.Authorisation, move MoveToBank) (payment.Payment, string, error) {
+func (c *Connector) moved(ctx context.Context, a bank.Authorisation,
+	move func(context.Context, payment.Also) (payment.Payment, error)) (payment.Payment, string, error) {
 	p, err := move(ctx, nil)
 	if err != nil || p.Status != payment.StatusBankRedirect {
 		return p, "", err
