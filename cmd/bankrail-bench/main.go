@@ -172,6 +172,9 @@ func run() error {
 	viaXS2A.print(&inProcess)
 	fmt.Printf("\na lifecycle (creation to COMPLETED) through the NextGenPSD2 connector and the mock ASPSP is %.2fx as fast as in-process (p50 %.2fx)\n",
 		viaXS2A.rps()/max(inProcess.rps(), 1e-9), float64(viaXS2A.p50)/float64(max(inProcess.p50, 1)))
+	fmt.Printf("CPU per lifecycle (the whole process): in-process %s, via XS2A %s: %.2fx as cheap\n",
+		inProcess.cpuPerOp().Round(time.Microsecond), viaXS2A.cpuPerOp().Round(time.Microsecond),
+		float64(inProcess.cpuPerOp())/float64(max(viaXS2A.cpuPerOp(), 1)))
 	return nil
 }
 
