@@ -323,7 +323,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	settings := notify.NewSettings(a.store, a.clock)
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox,
-		Connectors: connectors, AnswerAtMockBank: a.answerAtMockBank()})
+		Connectors: connectors, AnswerAtMockBank: a.answerAtMockBank(), ClientAddr: a.proxies().ClientAddr})
 	apiDeps := httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		Proxies: a.proxies(), Version: Version(), PublicURL: a.cfg.PublicURL,

@@ -15,12 +15,21 @@ import (
 // authorisation is the authorisation of payment id at bank b opened with
 // token, by the payer of request r.
 func (h *Handler) authorisation(r *http.Request, id string, b bank.Bank, token string) bank.Authorisation {
+	return bank.Authorisation{PaymentID: id, Bank: b, Token: token, PayerIP: h.payerIP(r),
+		ReturnURL: h.PublicURL + "/checkout/" + id + "/return?" + url.Values{"token": {token}}.Encode()}
+}
+
+// payerIP is the address the payer's browser came from: as the trusted
+// proxies report it (ClientAddr), else the connection's peer.
+func (h *Handler) payerIP(r *http.Request) string {
+	if h.ClientAddr != nil {
+		return h.ClientAddr(r)
+	}
 	ip, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		ip = ""
+		return ""
 	}
-	return bank.Authorisation{PaymentID: id, Bank: b, Token: token, PayerIP: ip,
-		ReturnURL: h.PublicURL + "/checkout/" + id + "/return?" + url.Values{"token": {token}}.Encode()}
+	return ip
 }
 
 // connector is the connector of p's bank and the bank, when p has a bank

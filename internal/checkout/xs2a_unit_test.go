@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/dbtest"
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/xs2a"
@@ -79,7 +80,7 @@ func TestNextGenPSD2InitiationCommitsWithTheMove(t *testing.T) {
 func refuseInitiations(t *testing.T, env *apptest.Env, db *sql.DB, refuse bool) {
 	t.Helper()
 	stmts := map[bool][]string{
-		true: {`CREATE TRIGGER xs2a_refuse BEFORE INSERT ON xs2a_initiations BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`},
+		true:  {`CREATE TRIGGER xs2a_refuse BEFORE INSERT ON xs2a_initiations BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`},
 		false: {`DROP TRIGGER xs2a_refuse`},
 	}[refuse]
 	if env.DB.Engine == dbtest.Postgres {
@@ -105,4 +106,49 @@ func pollJobs(t *testing.T, db *sql.DB, id, state string) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// The PSU-IP-Address of a payment that names no device is the payer's
+// address as the instance's trusted proxies report it (the address the
+// rest of the instance uses), and the connection's peer when no proxy is
+// trusted: an X-Forwarded-For the payer made up is not believed.
+func TestPSUIPAddressFromTrustedProxies(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name  string
+		trust bool
+		want  string
+	}{
+		{"behind a trusted proxy", true, "198.51.100.23"},
+		{"no proxy trusted", false, "127.0.0.1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+				body := with(apptest.EUPayment(), "openBankingEU", map[string]any{"institutionId": apptest.BankDE})
+				delete(body, "device")
+				p := env.CreatePayment(t, env.Token(t, apptest.Merchant), "api", body, nil)
+				pr := newPayer(t, env)
+				req, err := http.NewRequest(http.MethodGet, p.DirectURL(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header.Set("X-Forwarded-For", "198.51.100.23")
+				pr.do(req).must(t, http.StatusOK, "Rheinische Volksbank")
+				var sent []string
+				for _, e := range env.XS2AExchanges() {
+					if e.Method == http.MethodPost && e.RequestHeader.Get("X-Request-ID") == xs2a.RequestID(p.ID) {
+						sent = append(sent, e.RequestHeader.Get("PSU-IP-Address"))
+					}
+				}
+				if len(sent) != 1 || sent[0] != tt.want {
+					t.Fatalf("PSU-IP-Address %v, want [%s]", sent, tt.want)
+				}
+			}, apptest.ServedAtPublicURL, func(c *config.Config) {
+				if tt.trust {
+					c.TrustProxyHeaders, c.TrustedProxyCount = true, 1
+				}
+			})
+		})
+	}
 }
