@@ -80,7 +80,11 @@ type result struct {
 	errors   int
 	elapsed  time.Duration
 	p50, p99 time.Duration
+	cpu      time.Duration // the process's CPU time during the phase (server, clients and workers)
 }
+
+// cpuPerOp is the process's CPU time per operation of the phase.
+func (r result) cpuPerOp() time.Duration { return r.cpu / time.Duration(max(r.count, 1)) }
 
 func (r result) rps() float64 { return float64(r.count) / r.elapsed.Seconds() }
 
@@ -110,11 +114,12 @@ type sample struct {
 	lat     []time.Duration
 	errors  int
 	elapsed time.Duration
+	cpu     time.Duration
 }
 
 func (s *sample) result() result {
 	slices.Sort(s.lat)
-	r := result{name: s.name, count: len(s.lat), errors: s.errors, elapsed: s.elapsed}
+	r := result{name: s.name, count: len(s.lat), errors: s.errors, elapsed: s.elapsed, cpu: s.cpu}
 	if len(s.lat) > 0 {
 		r.p50, r.p99 = s.lat[len(s.lat)/2], s.lat[len(s.lat)*99/100]
 	}
@@ -127,7 +132,7 @@ func (b *bench) run(s *sample, d time.Duration, op func(worker, i int) error) {
 	lat := make([][]time.Duration, b.o.clients)
 	errCount := make([]int, b.o.clients)
 	var wg sync.WaitGroup
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime()
 	for w := range b.o.clients {
 		wg.Add(1)
 		go func() {
@@ -147,6 +152,7 @@ func (b *bench) run(s *sample, d time.Duration, op func(worker, i int) error) {
 	}
 	wg.Wait()
 	s.elapsed += time.Since(start)
+	s.cpu += cpuTime() - cpu
 	s.lat = append(s.lat, slices.Concat(lat...)...)
 	for _, n := range errCount {
 		s.errors += n

@@ -88,6 +88,7 @@ type options struct {
 	rounds      int
 	idempotency bool
 	cpuProfile  string
+	phases      string
 }
 
 func parseFlags() (options, error) {
@@ -98,6 +99,7 @@ func parseFlags() (options, error) {
 	flag.IntVar(&o.rounds, "rounds", 5, "rounds per pair of phases: the endpoint and its reference alternate, so that a change of load on the machine hits both alike")
 	flag.BoolVar(&o.idempotency, "idempotency", false, "send a fresh Idempotency-Key with every POST /payments")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
+	flag.StringVar(&o.phases, "phases", "all", "which pairs of phases run: all, or lifecycle (the in-process and the NextGenPSD2 lifecycle only)")
 	flag.Parse()
 	switch {
 	case o.clients < 1 || o.clients > 1024:
@@ -106,6 +108,8 @@ func parseFlags() (options, error) {
 		return o, errors.New("--duration must be positive and at most 10m")
 	case o.rounds < 1 || o.rounds > 100:
 		return o, errors.New("--rounds must be from 1 to 100")
+	case o.phases != "all" && o.phases != "lifecycle":
+		return o, errors.New("--phases must be all or lifecycle")
 	}
 	return o, nil
 }
@@ -158,19 +162,33 @@ func run() error {
 	}
 	fmt.Printf("bankrail-bench: %s, %d clients, %s per phase, idempotency keys %v\n\n", engine, o.clients, o.duration, o.idempotency)
 	fmt.Printf("%-22s %10s %10s %10s %8s %8s\n", "phase", "req/s", "p50", "p99", "errors", "ratio")
+	if o.phases == "all" {
+		if err := b.endpoints(); err != nil {
+			return err
+		}
+	}
+	inProcess, viaXS2A := b.pair("lifecycle in-process", b.lifecycleInProcess, "lifecycle via XS2A", b.lifecycleXS2A)
+	inProcess.print(nil)
+	viaXS2A.print(&inProcess)
+	fmt.Printf("\na lifecycle (creation to COMPLETED) through the NextGenPSD2 connector and the mock ASPSP is %.2fx as fast as in-process (p50 %.2fx)\n",
+		viaXS2A.rps()/max(inProcess.rps(), 1e-9), float64(viaXS2A.p50)/float64(max(inProcess.p50, 1)))
+	fmt.Printf("CPU per lifecycle (the whole process): in-process %s, via XS2A %s: %.2fx as cheap\n",
+		inProcess.cpuPerOp().Round(time.Microsecond), viaXS2A.cpuPerOp().Round(time.Microsecond),
+		float64(inProcess.cpuPerOp())/float64(max(viaXS2A.cpuPerOp(), 1)))
+	return nil
+}
+
+// endpoints measures POST /payments and GET /payments/{id} beside their
+// references.
+func (b *bench) endpoints() error {
 	insert, post := b.pair("reference INSERT", b.refInsert, "POST /payments", b.postPayment)
 	insert.print(nil)
 	post.print(&insert)
 	sel, get := b.pair("reference SELECT", b.refSelect, "GET /payments/{id}", b.getPayment)
 	sel.print(nil)
 	get.print(&sel)
-	inProcess, viaXS2A := b.pair("lifecycle in-process", b.lifecycleInProcess, "lifecycle via XS2A", b.lifecycleXS2A)
-	inProcess.print(nil)
-	viaXS2A.print(&inProcess)
-	fmt.Printf("\nratio = req/s of the endpoint over its reference; p50 latency is %.2fx (POST) and %.2fx (GET) the reference's\n",
+	fmt.Printf("ratio = req/s of the endpoint over its reference; p50 latency is %.2fx (POST) and %.2fx (GET) the reference's\n\n",
 		float64(post.p50)/float64(max(insert.p50, 1)), float64(get.p50)/float64(max(sel.p50, 1)))
-	fmt.Printf("a lifecycle (creation to COMPLETED) through the NextGenPSD2 connector and the mock ASPSP is %.2fx as fast as in-process (p50 %.2fx)\n",
-		viaXS2A.rps()/max(inProcess.rps(), 1e-9), float64(viaXS2A.p50)/float64(max(inProcess.p50, 1)))
 	return nil
 }
 

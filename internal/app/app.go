@@ -247,7 +247,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.books = ledger.NewChecker(a.store.Books(), a.clock, a.log.With("component", "ledger"), metrics.NewLedger(reg))
 	a.workers = append(a.workers, worker.NewPeriodic("ledger verification", a.cfg.LedgerVerifyInterval, a.log, a.books.Run))
 	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor,
-		CheckNotificationURL: a.notificationURLCheck(), Observer: metrics.NewPayments(reg)}
+		CheckNotificationURL: a.notificationURLCheck(), Observer: metrics.NewPayments(reg), WaitForFunds: a.cfg.Mode != config.Sandbox}
 	keyGuard := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock,
 		idempotency.Config{TTL: a.cfg.IdempotencyTTL, Strict: a.cfg.IdempotencyStrict, Log: a.log.With("component", "idempotency")})
 	banks, directoryBanks, err := a.bankRegistry(&opts)
@@ -323,7 +323,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	settings := notify.NewSettings(a.store, a.clock)
 	pages := checkout.New(checkout.Deps{Payments: a.payments, Secrets: a.notificationSecret, Clock: a.clock,
 		Log: a.log.With("component", "checkout"), PublicURL: a.cfg.PublicURL, Sandbox: a.cfg.Mode == config.Sandbox,
-		Connectors: connectors, AnswerAtMockBank: a.answerAtMockBank()})
+		Connectors: connectors, AnswerAtMockBank: a.answerAtMockBank(), ClientAddr: a.proxies().ClientAddr})
 	apiDeps := httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
 		Proxies: a.proxies(), Version: Version(), PublicURL: a.cfg.PublicURL,

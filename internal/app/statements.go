@@ -66,7 +66,7 @@ func OpenStatements(ctx context.Context, cfg config.Config, log *slog.Logger) (*
 	}
 	keys := idempotency.NewGuard(a.store.IdempotencyKeys(), a.clock, idempotency.Config{TTL: a.cfg.IdempotencyTTL})
 	a.payments = payment.NewService(a.store.Payments(), store.Transactor[payment.Repos](a.store), keys, bank.Default(), a.clock,
-		payment.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor})
+		payment.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor, WaitForFunds: a.cfg.Mode != config.Sandbox})
 	a.refunds = refund.NewService(refund.Deps{Refunds: a.store.Refunds(), Payments: a.store.Payments(), Accounts: a.store.Ledger(),
 		InTx: store.Transactor[refund.Repos](a.store), Keys: keys, Clock: a.clock, Log: log})
 	a.payouts = payout.NewService(a.store.Payouts(), store.Transactor[payout.Repos](a.store), keys, a.clock, false, log)

@@ -90,8 +90,11 @@ func (a *App) sandboxConnector(banks *bank.Registry) *xs2a.Connector {
 // account).
 const sandboxCreditorIBAN = "DE89370400440532013000"
 
-// connector is the NextGenPSD2 connector of the banks of dir.
+// connector is the NextGenPSD2 connector of the banks of dir. A payment's
+// poll job ends in the unit of work of the move that makes it final
+// (xs2a.EndPolls).
 func (a *App) connector(dir map[string]xs2a.Bank) *xs2a.Connector {
+	a.payments.OnMoves(xs2a.EndPolls)
 	return &xs2a.Connector{Banks: dir, Store: a.store, Payments: a.store.Payments(), Move: a.payments.AtBankOutcome, Clock: a.clock,
 		Log: a.log.With("component", "xs2a")}
 }

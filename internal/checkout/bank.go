@@ -31,20 +31,16 @@ var bankActions = []action{
 // the return, which says what happened.
 func (h *Handler) showBank(w http.ResponseWriter, r *http.Request) error {
 	token := r.URL.Query().Get("token")
-	p, err := h.Payments.AtBank(r.Context(), r.PathValue("id"), token, r.PathValue("bank"))
+	p, address, err := h.enter(r, r.PathValue("id"), token, r.PathValue("bank"), h.Payments.AtBankAlso)
 	if err != nil {
 		return err
 	}
 	if p.Status != payment.StatusBankRedirect {
 		return h.finish(w, r, p, token)
 	}
-	c, b, ok := h.connector(p)
+	_, b, ok := h.connector(p)
 	if !ok {
 		return h.bankUnreachable(w, r, p.ID, token, p.Scheme().InstitutionID)
-	}
-	address, err := c.Start(r.Context(), h.authorisation(r, p.ID, b, token))
-	if err != nil {
-		return err
 	}
 	if aspspPaymentOf(address) == "" {
 		http.Redirect(w, r, address, http.StatusSeeOther)

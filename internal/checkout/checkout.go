@@ -49,6 +49,10 @@ type Deps struct {
 	// the mock ASPSP (sandbox: internal/xs2a/aspsp), for the bank's payment
 	// paymentID (its aspspPaymentId); nil without mock banks.
 	AnswerAtMockBank func(ctx context.Context, bankID, paymentID, outcome, holder string) error
+	// ClientAddr is the payer's address as the instance's trusted proxies
+	// report it (webguard.Proxies.ClientAddr), the PSU-IP-Address of a
+	// payment that names no device; nil: the connection's peer.
+	ClientAddr func(r *http.Request) string
 }
 
 // Handler serves the payer's pages.

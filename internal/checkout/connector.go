@@ -9,17 +9,27 @@ import (
 	"github.com/bankrail/bankrail/internal/bank"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/xs2a"
 )
 
 // authorisation is the authorisation of payment id at bank b opened with
 // token, by the payer of request r.
 func (h *Handler) authorisation(r *http.Request, id string, b bank.Bank, token string) bank.Authorisation {
+	return bank.Authorisation{PaymentID: id, Bank: b, Token: token, PayerIP: h.payerIP(r),
+		ReturnURL: h.PublicURL + "/checkout/" + id + "/return?" + url.Values{"token": {token}}.Encode()}
+}
+
+// payerIP is the address the payer's browser came from: as the trusted
+// proxies report it (ClientAddr), else the connection's peer.
+func (h *Handler) payerIP(r *http.Request) string {
+	if h.ClientAddr != nil {
+		return h.ClientAddr(r)
+	}
 	ip, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		ip = ""
+		return ""
 	}
-	return bank.Authorisation{PaymentID: id, Bank: b, Token: token, PayerIP: ip,
-		ReturnURL: h.PublicURL + "/checkout/" + id + "/return?" + url.Values{"token": {token}}.Encode()}
+	return ip
 }
 
 // connector is the connector of p's bank and the bank, when p has a bank
@@ -64,23 +74,73 @@ func (h *Handler) toBank(w http.ResponseWriter, r *http.Request, p payment.Payme
 // through its connector (a NEW_PAYMENT moves to BANK_REDIRECT), or, without
 // one, the payment ends and the payer is told. No mock bank page is served.
 func (h *Handler) arriveAtBank(w http.ResponseWriter, r *http.Request) error {
-	return h.goVia(w, r, r.PathValue("id"), r.URL.Query().Get("token"), r.PathValue("bank"), h.Payments.AtBank)
+	return h.goVia(w, r, r.PathValue("id"), r.URL.Query().Get("token"), r.PathValue("bank"), h.Payments.AtBankAlso)
 }
 
-// goVia sends the payer of payment id to bank bankID: move records the
-// bank and the move to BANK_REDIRECT (payment.Service.GoToBank, AtBank),
-// then h.finish leads to the bank's page through its connector. A bank
+// mover records the bank of payment id and its move to BANK_REDIRECT, with
+// also in the move's unit of work (payment.Service.GoToBankAlso, AtBankAlso).
+type mover func(ctx context.Context, id, token, bankID string, also payment.Also) (payment.Payment, error)
+
+// goVia sends the payer of payment id to bank bankID: enter moves it there
+// and initiates it through the bank's connector, then the payer goes to
+// the bank's page (or, when the payment ended, on: h.finish). A bank
 // without a connector ends the payment instead (bankUnreachable).
-func (h *Handler) goVia(w http.ResponseWriter, r *http.Request, id, token, bankID string,
-	move func(ctx context.Context, id, token, bankID string) (payment.Payment, error)) error {
+func (h *Handler) goVia(w http.ResponseWriter, r *http.Request, id, token, bankID string, move mover) error {
 	if _, ok := h.Connectors.For(bankID); !ok {
 		return h.bankUnreachable(w, r, id, token, bankID)
 	}
-	p, err := move(r.Context(), id, token, bankID)
+	p, address, err := h.enter(r, id, token, bankID, move)
 	if err != nil {
 		return err
 	}
-	return h.finish(w, r, p, token)
+	if address == "" {
+		return h.finish(w, r, p, token)
+	}
+	http.Redirect(w, r, address, http.StatusSeeOther)
+	return nil
+}
+
+// opener is a connector that initiates a NEW_PAYMENT at its bank first and
+// then records the move to the bank and the initiation in one unit of work
+// (xs2a.Connector.Open).
+type opener interface {
+	Open(ctx context.Context, a bank.Authorisation, p payment.Payment,
+		move func(context.Context, payment.Also) (payment.Payment, error)) (payment.Payment, string, error)
+}
+
+var _ opener = (*xs2a.Connector)(nil)
+
+// enter moves payment id to bank bankID (move) and starts the payer's
+// authorisation there through the bank's connector: in the move's unit of
+// work when the connector can (opener) and the payment is NEW_PAYMENT,
+// else the move, then Start. It returns the payment and, while it is at a
+// bank with a connector, the address of the bank's page ("" otherwise).
+func (h *Handler) enter(r *http.Request, id, token, bankID string, move mover) (payment.Payment, string, error) {
+	ctx := r.Context()
+	c, connected := h.Connectors.For(bankID)
+	o, opens := c.(opener)
+	b, known := h.Payments.Banks().Get(bankID)
+	if connected && opens && known {
+		p, err := h.Payments.ForPayer(ctx, id, token)
+		if err != nil {
+			return payment.Payment{}, "", err
+		}
+		if inst := p.Scheme().InstitutionID; p.Status == payment.StatusNew && (inst == "" || inst == bankID) {
+			return o.Open(ctx, h.authorisation(r, id, b, token), p, func(ctx context.Context, also payment.Also) (payment.Payment, error) {
+				return move(ctx, id, token, bankID, also)
+			})
+		}
+	}
+	p, err := move(ctx, id, token, bankID, nil)
+	if err != nil || p.Status != payment.StatusBankRedirect {
+		return p, "", err
+	}
+	c, b, ok := h.connector(p)
+	if !ok {
+		return p, "", nil
+	}
+	address, err := c.Start(ctx, h.authorisation(r, p.ID, b, token))
+	return p, address, err
 }
 
 // bankUnreachable ends payment id at bank bankID, which bankrail cannot

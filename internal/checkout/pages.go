@@ -144,7 +144,7 @@ func (h *Handler) goToBank(w http.ResponseWriter, r *http.Request) error {
 	if err := r.ParseForm(); err != nil {
 		return errs.E(errs.BadRequest, "The form could not be read.")
 	}
-	return h.goVia(w, r, r.PathValue("id"), r.PostForm.Get("token"), r.PostForm.Get("bank"), h.Payments.GoToBank)
+	return h.goVia(w, r, r.PathValue("id"), r.PostForm.Get("token"), r.PostForm.Get("bank"), h.Payments.GoToBankAlso)
 }
 
 // showDone serves GET /checkout/{id}/done: the final page when the

@@ -14,13 +14,17 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/bankrail/bankrail/internal/apptest"
+	"github.com/bankrail/bankrail/internal/camt/camttest"
 	"github.com/bankrail/bankrail/internal/config"
+	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/xs2a"
 )
@@ -135,17 +139,26 @@ func withBanks(path string) apptest.Option { return func(c *config.Config) { c.B
 
 // A production instance whose directory points at the mock ASPSP, run as
 // a bank of its own behind mutual TLS with certificates made here, takes a
-// payment from creation to COMPLETED through the connector; banks check
-// reaches the bank with the QWAC and fails without it.
+// payment expected on the merchant's Connect account from creation to
+// COMPLETED through the connector, then to RECEIVED through the rails'
+// statement import: the operator posts the bank's camt.054 credit, whose
+// remittance is what the connector sent the bank (the payment's unique
+// reference). Banks check reaches the bank with the QWAC and fails
+// without it. Both instances run on each engine.
 func TestProductionPaymentAtANextGenPSD2Bank(t *testing.T) {
 	t.Parallel()
 	c := newCerts(t)
 	apptest.Each(t, func(t *testing.T, bankEnv *apptest.Env) {
 		api := c.mutualTLS(t, bankEnv.App.Handler()) // the bank's NextGenPSD2 interface; its SCA pages at bankEnv.URL
 		banks := c.directory(t, apptest.BankDE, api.URL+"/xs2a/"+apptest.BankDE, "BANKRAIL_TEST_QWAC_KEY_"+strings.ToUpper(string(bankEnv.DB.Engine)), "5s")
-		env := apptest.New(t, apptest.Production, apptest.ServedAtPublicURL, withBanks(banks))
-		p := env.CreatePayment(t, env.Token(t, apptest.Merchant), "api",
-			with(apptest.EUPayment(), "openBankingEU", map[string]any{"institutionId": apptest.BankDE}), nil)
+		env := apptest.NewOn(t, dbtest.Migrated(t, bankEnv.DB.Engine), apptest.Production, apptest.ServedAtPublicURL, withBanks(banks))
+		acct, _, err := env.App.Accounts().EnsureAccount(t.Context(), ledger.AccountSpec{CustomerID: apptest.ShopID, Currency: "EUR", Nickname: "Shop EUR"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := with(apptest.EUPayment(), "openBankingEU", map[string]any{"institutionId": apptest.BankDE})
+		delete(body, "beneficiary") // expected on the Connect account
+		p := env.CreatePayment(t, env.Token(t, apptest.Merchant), "api", body, nil)
 		pr := newPayer(t, env)
 		toBank := pr.get(p.DirectURL())
 		sca, err := url.Parse(toBank.Location)
@@ -153,7 +166,7 @@ func TestProductionPaymentAtANextGenPSD2Bank(t *testing.T) {
 			t.Fatalf("to the bank: %d %s", toBank.Status, toBank.Location)
 		}
 		atBank := newPayer(t, bankEnv)
-		atBank.get(sca.Path).must(t, http.StatusOK, "Test Shop GmbH")
+		atBank.get(sca.Path).must(t, http.StatusOK, "Shop EUR", acct.IBAN)
 		back := atBank.post(sca.Path, url.Values{"outcome": {"COMPLETED"}, "holder": {"ANNA MUELLER"}})
 		if back.Status != http.StatusSeeOther || !strings.HasPrefix(back.Location, env.URL+"/checkout/"+p.ID+"/return?") {
 			t.Fatalf("back from the bank: %d %s", back.Status, back.Location)
@@ -162,6 +175,8 @@ func TestProductionPaymentAtANextGenPSD2Bank(t *testing.T) {
 		if st := statusOf(t, env, p.ID); st != payment.StatusCompleted {
 			t.Fatalf("at a NextGenPSD2 bank: %s", st)
 		}
+		receivedThroughStatement(t, env, bankEnv, path.Base(sca.Path), acct.IBAN, p.ID)
+
 		d, err := xs2a.LoadDirectory(banks)
 		if err != nil {
 			t.Fatal(err)
@@ -175,4 +190,36 @@ func TestProductionPaymentAtANextGenPSD2Bank(t *testing.T) {
 			t.Fatalf("banks check without the QWAC: %+v %v", results, err)
 		}
 	}, apptest.ServedAtPublicURL)
+}
+
+// receivedThroughStatement books the bank's credit of payment id on the
+// Connect account iban as the bank reports it: a camt.054 whose remittance
+// is the one the bank holds for its payment aspspID (what the connector
+// sent), imported by the operator (POST /statements). The payment is then
+// RECEIVED.
+func receivedThroughStatement(t *testing.T, env, bankEnv *apptest.Env, aspspID, iban, id string) {
+	t.Helper()
+	atBank, err := bankEnv.App.Store().MockPayment(t.Context(), apptest.BankDE, aspspID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := atBank.Body.RemittanceInformationUnstructured
+	stored, err := env.App.Store().Payments().GetByID(t.Context(), id)
+	if err != nil || ref == "" || ref != stored.UniqueReference {
+		t.Fatalf("the bank holds remittance %q, the payment's unique reference is %q (%v)", ref, stored.UniqueReference, err)
+	}
+	amount, err := xs2a.ParseAmount(atBank.Body.InstructedAmount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := camttest.String(54, 8, "NTFCN-"+id[:8], camttest.Stmt{IBAN: iban, Entries: []camttest.Entry{{AcctSvcrRef: "XS2A-" + id,
+		Minor: amount, Credit: true, Txs: []camttest.Tx{{Ustrd: []string{ref}, Name: "ANNA MUELLER", IBAN: "DE89370400440532013000"}}}}})
+	resp := env.Do(t, apptest.Request{Method: "POST", Path: "/statements", Token: env.Token(t, apptest.Operator),
+		Header: map[string]string{"Content-Type": "application/xml", "X-Service-Api-Version": "1"}, Body: doc})
+	if resp.Status != http.StatusCreated || !strings.Contains(string(resp.Body), `"matched":1`) {
+		t.Fatalf("POST /statements: %d %s", resp.Status, resp.Body)
+	}
+	if st := statusOf(t, env, id); st != payment.StatusReceived {
+		t.Fatalf("after the bank's credit: %s", st)
+	}
 }

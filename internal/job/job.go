@@ -36,13 +36,17 @@ const (
 
 // Job is one unit of background work.
 type Job struct {
-	ID          string    // uuid v7
-	Kind        string    // names the handler (Register)
-	Args        []byte    // JSON of the handler's argument
-	TenantID    string    // the top-level customer whose clock the job is due on; "" for system jobs
-	UniqueKey   string    // when set, at most one available job has it (a second enqueue is a no-op)
-	RunAt       time.Time // due time on the service clock
-	Attempt     int       // attempts started so far (1 while the first runs)
+	ID        string    // uuid v7
+	Kind      string    // names the handler (Register)
+	Args      []byte    // JSON of the handler's argument
+	TenantID  string    // the top-level customer whose clock the job is due on; "" for system jobs
+	UniqueKey string    // when set, at most one available job has it (a second enqueue is a no-op)
+	RunAt     time.Time // due time on the service clock
+	// Later says the job is due after the worker's next poll: enqueuing
+	// it wakes no worker (a poll claims it, or its tenant's clock
+	// advancing wakes the worker), which saves a claim that finds nothing.
+	Later       bool
+	Attempt     int // attempts started so far (1 while the first runs)
 	MaxAttempts int
 	// LeaseExpiries counts the claims that found this job's lease run out
 	// (its holder died or hung).

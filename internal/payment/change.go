@@ -39,7 +39,8 @@ func (c Change) Moved() bool { return c.Payment.Status != c.From }
 
 // Lifecycle applies events to payments following the status machine.
 type Lifecycle struct {
-	banks *bank.Registry
+	banks        *bank.Registry
+	waitForFunds bool // Config.WaitForFunds
 }
 
 // NewLifecycle returns the status machine over the bank registry (for the

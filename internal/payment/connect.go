@@ -91,10 +91,15 @@ func BeneficiaryOf(a ledger.Account) *Beneficiary {
 // arrives (NOT_RECEIVED at once); with noFunds (the scenario
 // COMPLETED>NOT_RECEIVED) nothing arrives and the timed move to
 // NOT_RECEIVED waits for the scheme's timeframe; otherwise the mock bank
-// sends the funds from the payer's account: RECEIVED.
+// sends the funds from the payer's account: RECEIVED. Where the funds
+// come from a real bank (waitForFunds) nothing follows: the bank's
+// statement brings them (Service.Credit), else the timed move to
+// NOT_RECEIVED ends the wait.
 func (l *Lifecycle) afterCompleted(c *Change, p *Payment, noFunds bool) error {
 	at := p.UpdatedAt
 	switch {
+	case l.waitForFunds:
+		return nil
 	case p.Amount() == NotReceivedAmount:
 		return l.step(c, p, StatusNotReceived, at, "", "")
 	case noFunds:

@@ -81,6 +81,12 @@ func (s *Service) ForPayer(ctx context.Context, id, token string) (Payment, erro
 // moves the payment to BANK_REDIRECT. Sending the same choice again (the
 // back button) changes nothing.
 func (s *Service) GoToBank(ctx context.Context, id, token, bankID string) (Payment, error) {
+	return s.GoToBankAlso(ctx, id, token, bankID, nil)
+}
+
+// GoToBankAlso is GoToBank with also run in the unit of work of the move
+// to BANK_REDIRECT (none when the payment does not move).
+func (s *Service) GoToBankAlso(ctx context.Context, id, token, bankID string, also Also) (Payment, error) {
 	p, err := s.ForPayer(ctx, id, token)
 	if err != nil {
 		return Payment{}, err
@@ -88,24 +94,14 @@ func (s *Service) GoToBank(ctx context.Context, id, token, bankID string) (Payme
 	if p.Status == StatusBankRedirect && p.Scheme().InstitutionID == bankID {
 		return p, nil
 	}
-	return s.apply(ctx, p, Event{BankID: bankID, Outcome: Outcome{StatusBankRedirect}})
+	return s.apply(ctx, p, Event{BankID: bankID, Outcome: Outcome{StatusBankRedirect}}, also)
 }
 
 // AtBank is the payer arriving at bank bankID's authorisation page: a
 // payment still NEW_PAYMENT (the api channel sends the payer straight
 // there) moves to BANK_REDIRECT. The bank must be the payment's.
 func (s *Service) AtBank(ctx context.Context, id, token, bankID string) (Payment, error) {
-	p, err := s.ForPayer(ctx, id, token)
-	if err != nil {
-		return Payment{}, err
-	}
-	if p.Scheme().InstitutionID != bankID && (p.Status != StatusNew || p.Scheme().InstitutionID != "") {
-		return Payment{}, errs.NotFoundf("This payment is not at this bank.")
-	}
-	if p.Status != StatusNew {
-		return p, nil
-	}
-	return s.apply(ctx, p, Event{BankID: bankID, Outcome: Outcome{StatusBankRedirect}})
+	return s.AtBankAlso(ctx, id, token, bankID, nil)
 }
 
 // AtBankOutcome is the payer's answer on the bank's page (approve, reject,
@@ -122,8 +118,9 @@ func (s *Service) AtBankOutcome(ctx context.Context, id, token, bankID string, o
 	return s.apply(ctx, p, Event{Outcome: o, HolderName: holder})
 }
 
-// apply applies ev to p (a due timed move first) and saves the change.
-func (s *Service) apply(ctx context.Context, p Payment, ev Event) (Payment, error) {
+// apply applies ev to p (a due timed move first) and saves the change,
+// with also (when not nil) in its unit of work.
+func (s *Service) apply(ctx context.Context, p Payment, ev Event, also ...Also) (Payment, error) {
 	p, err := s.settle(ctx, p)
 	if err != nil {
 		return Payment{}, err
@@ -139,15 +136,16 @@ func (s *Service) apply(ctx context.Context, p Payment, ev Event) (Payment, erro
 	if !c.Moved() {
 		return c.Payment, nil
 	}
-	if err := s.save(ctx, c); err != nil {
+	if err := s.save(ctx, c, also...); err != nil {
 		return Payment{}, err
 	}
 	return c.Payment, nil
 }
 
 // save writes a change in one unit of work: the payment and its new
-// history, only while it is still in c.From, and the moves' notifications.
-func (s *Service) save(ctx context.Context, c Change) error {
+// history, only while it is still in c.From, the moves' notifications,
+// then the work registered with OnMoves and also (nil ones skipped).
+func (s *Service) save(ctx context.Context, c Change, also ...Also) error {
 	err := s.inTx(ctx, func(r Repos) error {
 		if err := r.Payments().Move(ctx, c); err != nil {
 			return err
@@ -155,7 +153,18 @@ func (s *Service) save(ctx context.Context, c Change) error {
 		if err := writeLedger(ctx, r, c.Ledger); err != nil {
 			return err
 		}
-		return r.Outbox().Enqueue(ctx, c.Payment.UpdatedAt, c.Messages...)
+		if err := r.Outbox().Enqueue(ctx, c.Payment.UpdatedAt, c.Messages...); err != nil {
+			return err
+		}
+		for _, fn := range append(s.onMoves[:len(s.onMoves):len(s.onMoves)], also...) {
+			if fn == nil {
+				continue
+			}
+			if err := fn(ctx, r, c); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err == nil {
 		s.observeMoves(c)

@@ -27,6 +27,10 @@ type Config struct {
 	CheckNotificationURL func(ctx context.Context, rawURL, field string) error
 	// Observer, when set, is told about payments created and moved (metrics).
 	Observer Observer
+	// WaitForFunds (production): an expected payment that completes waits
+	// at COMPLETED for its funds, which the bank's statement brings
+	// (Credit); without it (the sandbox) the mock bank sends them at once.
+	WaitForFunds bool
 }
 
 // Service creates, reads and lists payments. Reads go to payments; each
@@ -43,12 +47,15 @@ type Service struct {
 	mandates Mandates        // nil: no payment is taken against a mandate (mandate.go)
 	stats    Stats           // nil: PerDay counts none
 	incoming IncomingBank    // nil: POST /payin books its funds directly (payin.go)
+	onMoves  []Also          // run in the unit of work of every move (OnMoves)
 }
 
 // NewService returns a payment service: payments for reads and
 // self-contained writes, inTx for units of work, keys for Idempotency-Keys.
 func NewService(payments Repository, inTx Transactor, keys *idempotency.Guard, banks *bank.Registry, clk clock.Clock, cfg Config) *Service {
-	return &Service{payments: payments, inTx: inTx, keys: keys, banks: banks, clock: clk, cfg: cfg, life: NewLifecycle(banks)}
+	life := NewLifecycle(banks)
+	life.waitForFunds = cfg.WaitForFunds
+	return &Service{payments: payments, inTx: inTx, keys: keys, banks: banks, clock: clk, cfg: cfg, life: life}
 }
 
 // PublicURL is the base address payers and merchants see.

@@ -39,7 +39,9 @@ func (q jobs) Enqueue(ctx context.Context, js ...job.Job) error {
 		return q.s.InTx(ctx, func(tx *Tx) error { return tx.Jobs().Enqueue(ctx, js...) })
 	}
 	now := time.Now() // created_at is bookkeeping, not a rule: wall time
+	wake := false
 	for _, j := range js {
+		wake = wake || !j.Later
 		if j.Kind == "" || j.RunAt.IsZero() {
 			return fmt.Errorf("job: kind and RunAt are required")
 		}
@@ -63,7 +65,7 @@ func (q jobs) Enqueue(ctx context.Context, js ...job.Job) error {
 			return translate(err, "job "+j.Kind)
 		}
 	}
-	if fn := q.s.jobsQueued.Load(); fn != nil {
+	if fn := q.s.jobsQueued.Load(); fn != nil && wake {
 		q.s.onCommit(q.tx, "jobs enqueued", *fn)
 	}
 	return nil

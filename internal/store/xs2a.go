@@ -42,24 +42,52 @@ func (s *Store) Initiation(ctx context.Context, paymentID string) (xs2a.Initiati
 func (s *Store) SaveInitiation(ctx context.Context, in xs2a.Initiation, jobs ...job.Job) (xs2a.Initiation, error) {
 	var out xs2a.Initiation
 	err := s.InTx(ctx, func(tx *Tx) error {
-		res, err := tx.tx.ExecContext(ctx, `
-			INSERT INTO xs2a_initiations (`+initiationColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-			ON CONFLICT (payment_id) DO NOTHING`,
-			in.PaymentID, in.BankID, in.Product, in.RequestID, in.ASPSPPaymentID, in.SCARedirect, in.Status, in.Reason,
-			micros(in.CreatedAt), micros(in.UpdatedAt))
-		if err != nil {
-			return translate(err, "record the initiation of payment "+in.PaymentID)
+		var fresh bool
+		var err error
+		if out, fresh, err = tx.Initiations().Save(ctx, in); err != nil || !fresh {
+			return err
 		}
-		if n, err := res.RowsAffected(); err != nil {
-			return translate(err, "record the initiation of payment "+in.PaymentID)
-		} else if n == 1 {
-			out = in
-			return tx.Jobs().Enqueue(ctx, jobs...)
-		}
-		out, err = scanInitiation(tx.tx.QueryRowContext(ctx, `SELECT `+initiationColumns+` FROM xs2a_initiations WHERE payment_id = $1`, in.PaymentID))
-		return translate(err, "the initiation of payment "+in.PaymentID)
+		return tx.Jobs().Enqueue(ctx, jobs...)
 	})
 	return out, err
+}
+
+// initiations writes initiations inside a unit of work.
+type initiations struct{ tx *sql.Tx }
+
+// Initiations writes initiations inside the transaction (xs2a.Unit).
+func (t *Tx) Initiations() xs2a.Initiations { return initiations{tx: t.tx} }
+
+var _ xs2a.Unit = (*Tx)(nil)
+
+// Save implements xs2a.Initiations: the first initiation of a payment wins.
+func (q initiations) Save(ctx context.Context, in xs2a.Initiation) (xs2a.Initiation, bool, error) {
+	res, err := q.tx.ExecContext(ctx, `
+		INSERT INTO xs2a_initiations (`+initiationColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		ON CONFLICT (payment_id) DO NOTHING`,
+		in.PaymentID, in.BankID, in.Product, in.RequestID, in.ASPSPPaymentID, in.SCARedirect, in.Status, in.Reason,
+		micros(in.CreatedAt), micros(in.UpdatedAt))
+	if err != nil {
+		return xs2a.Initiation{}, false, translate(err, "record the initiation of payment "+in.PaymentID)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return xs2a.Initiation{}, false, translate(err, "record the initiation of payment "+in.PaymentID)
+	} else if n == 1 {
+		return in, true, nil
+	}
+	out, err := scanInitiation(q.tx.QueryRowContext(ctx, `SELECT `+initiationColumns+` FROM xs2a_initiations WHERE payment_id = $1`, in.PaymentID))
+	return out, false, translate(err, "the initiation of payment "+in.PaymentID)
+}
+
+// EndPoll implements xs2a.Initiations: the payment's poll job that waits
+// for its turn is cancelled (one that runs holds a lease and finishes).
+// finished_at is bookkeeping (the purge's age), so wall time, as the
+// queue's created_at.
+func (q initiations) EndPoll(ctx context.Context, paymentID string) error {
+	_, err := q.tx.ExecContext(ctx, `UPDATE jobs SET state = 'cancelled', finished_at = $2,
+			last_error = 'the payment no longer waits for its bank'
+		WHERE unique_key = $1 AND state = 'available'`, xs2a.PollKey(paymentID), micros(time.Now()))
+	return translate(err, "end the poll of payment "+paymentID)
 }
 
 // UpdateStatus implements xs2a.Store.

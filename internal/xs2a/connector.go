@@ -117,40 +117,18 @@ func (c *Connector) Start(ctx context.Context, a bank.Authorisation) (string, er
 	case !errs.Is(err, errs.NotFound):
 		return "", err
 	}
-	b, ok := c.Banks[a.Bank.ID]
-	if !ok {
-		return "", fmt.Errorf("xs2a: bank %s is not in the directory", a.Bank.ID)
-	}
 	p, err := c.Payments.GetByID(ctx, a.PaymentID)
 	if err != nil {
 		return "", err
 	}
-	body, err := initiationOf(p, c.Creditor)
-	if err != nil {
-		c.Log.WarnContext(ctx, "the payment cannot be initiated at its bank", "payment", p.ID, "bank", b.ID, "err", err)
+	in, jobs, err := c.initiation(ctx, a, p)
+	switch {
+	case err != nil:
+		return "", err
+	case in.PaymentID == "":
 		return failed(a.ReturnURL), nil
 	}
-	h := Headers{RequestID: RequestID(p.ID), PSUIPAddress: psuIP(p, a), RedirectURI: a.ReturnURL,
-		NokRedirectURI: withParam(a.ReturnURL, "nok", "1"), RedirectPreferred: true}
-	resp, err := c.initiate(ctx, b, h, body)
-	if err != nil {
-		c.Log.WarnContext(ctx, "the bank did not take the payment initiation", "payment", p.ID, "bank", b.ID, "err", err)
-		return failed(a.ReturnURL), nil
-	}
-	tenant, now, err := clock.UnitTenant(ctx, c.Clock, p.CustomerID)
-	if err != nil {
-		return "", err
-	}
-	in = Initiation{PaymentID: p.ID, BankID: b.ID, Product: b.product(), RequestID: h.RequestID, ASPSPPaymentID: resp.PaymentID,
-		Status: resp.TransactionStatus, Reason: Reason(resp.TPPMessages), CreatedAt: now, UpdatedAt: now}
-	if resp.Links.SCARedirect != nil {
-		in.SCARedirect = resolve(b.Client.BaseURL, resp.Links.SCARedirect.Href)
-	}
-	poll, err := pollJob(p.ID, tenant, now.Add(PollFirst))
-	if err != nil {
-		return "", err
-	}
-	if in, err = c.Store.SaveInitiation(ctx, in, poll); err != nil {
+	if in, err = c.Store.SaveInitiation(ctx, in, jobs...); err != nil {
 		return "", err
 	}
 	return c.address(a, in), nil
@@ -189,7 +167,7 @@ func (c *Connector) Answer(ctx context.Context, a bank.Authorisation, params url
 	if err != nil {
 		return bank.Answer{}, err
 	}
-	r := c.read(ctx, in)
+	r, holder := c.readReturn(ctx, in)
 	r.Nok = params.Get("nok") != ""
 	if r.Failed || r.Reason != "" {
 		c.record(ctx, in, r) // why the payment failed, for an operator; the payment's move says the rest
@@ -199,30 +177,41 @@ func (c *Connector) Answer(ctx context.Context, a bank.Authorisation, params url
 		"transactionStatus", r.Code, "reason", r.Reason, "outcome", outcome)
 	ans := bank.Answer{Outcome: outcome}
 	if r.Phase == Accepted || r.Phase == Pending {
-		ans.Holder = c.debtorName(ctx, in)
+		ans.Holder = holder
 	}
 	return ans, nil
 }
 
-// debtorName is the account holder name the bank reports of an authorised
-// payment (GET .../{paymentId}, debtorName: optional in the standard); ""
-// when it says none or cannot be asked.
-func (c *Connector) debtorName(ctx context.Context, in Initiation) string {
+// readReturn reads in at its bank when the payer is back, and the account
+// holder name the bank reports (debtorName, optional in the standard).
+// GET .../{paymentId} says both in one call; when it gives no status the
+// payment goes on with (none, a failure, an unknown code, no answer), GET
+// .../status is read as well, whose tppMessages say why: once when the
+// first call timed out or failed with a 5xx (two tries in all, as for a
+// status alone), else with its own second try.
+func (c *Connector) readReturn(ctx context.Context, in Initiation) (Reading, string) {
 	b, ok := c.Banks[in.BankID]
 	if !ok || in.ASPSPPaymentID == "" {
-		return ""
+		return c.read(ctx, in, 2), ""
 	}
 	p, err := b.Client.Payment(ctx, in.Product, in.ASPSPPaymentID, uuid.NewString())
-	if err != nil {
-		c.Log.InfoContext(ctx, "the bank does not say who paid", "payment", in.PaymentID, "err", err)
-		return ""
+	if ph := PhaseOf(p.TransactionStatus); err == nil && (ph == Accepted || ph == Pending) {
+		return Reading{Phase: ph, Code: p.TransactionStatus}, truncate(p.DebtorName, payment.MaxHolderNameLength)
 	}
-	return truncate(p.DebtorName, payment.MaxHolderNameLength)
+	tries := 2
+	if err != nil && Retryable(err) {
+		tries = 1
+	}
+	if err != nil {
+		c.Log.InfoContext(ctx, "the bank does not show the payment: its status is read", "payment", in.PaymentID, "err", err)
+	}
+	return c.read(ctx, in, tries), truncate(p.DebtorName, payment.MaxHolderNameLength)
 }
 
-// read reads the status of in at its bank (twice when the first try may be
-// mended by another); the caller records it when it matters (record).
-func (c *Connector) read(ctx context.Context, in Initiation) Reading {
+// read reads the status of in at its bank, once more (tries 2) when the
+// first try may be mended by another; the caller records it when it
+// matters (record).
+func (c *Connector) read(ctx context.Context, in Initiation, tries int) Reading {
 	b, ok := c.Banks[in.BankID]
 	if !ok {
 		return Reading{Failed: true, Reason: "the bank is no longer in the directory"}
@@ -231,7 +220,7 @@ func (c *Connector) read(ctx context.Context, in Initiation) Reading {
 		return Reading{Phase: PhaseOf(in.Status), Code: in.Status, Reason: in.Reason, Failed: PhaseOf(in.Status) == Unknown}
 	}
 	st, err := b.Client.Status(ctx, in.Product, in.ASPSPPaymentID, uuid.NewString())
-	if err != nil && Retryable(err) && ctx.Err() == nil {
+	if err != nil && tries > 1 && Retryable(err) && ctx.Err() == nil {
 		st, err = b.Client.Status(ctx, in.Product, in.ASPSPPaymentID, uuid.NewString())
 	}
 	r := Reading{Phase: PhaseOf(st.TransactionStatus), Code: st.TransactionStatus, Reason: Reason(st.TPPMessages)}

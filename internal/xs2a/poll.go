@@ -37,9 +37,13 @@ func pollJob(paymentID, tenant string, at time.Time) (job.Job, error) {
 	if err != nil {
 		return job.Job{}, err
 	}
-	j.TenantID, j.MaxAttempts, j.UniqueKey = tenant, PollAttempts, KindPoll+":"+paymentID
+	j.TenantID, j.MaxAttempts, j.UniqueKey = tenant, PollAttempts, PollKey(paymentID)
+	j.Later = true // PollFirst away: the worker's poll (1 s) or a clock advance finds it
 	return j, nil
 }
+
+// PollKey is the unique key of the poll job of payment id.
+func PollKey(paymentID string) string { return KindPoll + ":" + paymentID }
 
 // errNotFinal is why the poll job runs again.
 var errNotFinal = errors.New("the bank has not given its final answer yet")
@@ -69,7 +73,7 @@ func (c *Connector) Poll(ctx context.Context, args PollArgs) error {
 	if !waiting && p.Status.Flow() == payment.FlowFinished {
 		return nil // the bank's word made it COMPLETED (or later): nothing to watch
 	}
-	r := c.read(ctx, in)
+	r := c.read(ctx, in, 2)
 	c.record(ctx, in, r)
 	if !waiting {
 		if r.Phase == Accepted {
