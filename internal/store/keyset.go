@@ -224,5 +224,5 @@ func readPage[T any](ctx context.Context, s *Store, tx *sql.Tx, l keysetList, pa
 	if tx != nil {
 		return out, read(tx)
 	}
-	return out, s.readTx(ctx, func(tx *sql.Tx) error { return read(tx) })
+	return out, s.listTx(ctx, func(tx *sql.Tx) error { return read(tx) })
 }

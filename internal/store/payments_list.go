@@ -79,7 +79,7 @@ func (r payments) ListPage(ctx context.Context, viewerCustomerID string, f payme
 	if r.tx != nil {
 		return page, list(r.tx)
 	}
-	err := r.s.readTx(ctx, func(tx *sql.Tx) error { return list(tx) })
+	err := r.s.listTx(ctx, func(tx *sql.Tx) error { return list(tx) })
 	return page, err
 }
 
