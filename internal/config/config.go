@@ -325,3 +325,16 @@ func (c *Config) DatabaseDescription() string {
 	}
 	return "PostgreSQL " + u.Redacted()
 }
+
+// ReplicaDescription names the read replica for the banner, without
+// credentials; empty without one.
+func (c *Config) ReplicaDescription() string {
+	if c.ReplicaURL == "" {
+		return ""
+	}
+	u, err := url.Parse(c.ReplicaURL)
+	if err != nil {
+		return "PostgreSQL"
+	}
+	return "PostgreSQL " + u.Redacted()
+}
