@@ -95,7 +95,7 @@ func runReplica(args []string) error {
 	defer shutdown(a)
 	now := time.Now().Truncate(time.Second)
 	start := time.Now()
-	if err := copyPayments(ctx, a, o.payments, now.Add(-time.Minute)); err != nil {
+	if err := copyPayments(ctx, a, cfg.DatabaseURL, o.payments, now.Add(-time.Minute)); err != nil {
 		return err
 	}
 	fmt.Printf("bankrail-bench replica: %d payments seeded by COPY in %s\n", o.payments, time.Since(start).Round(time.Millisecond))
