@@ -30,7 +30,9 @@
 // "statements" measures the import of a bank statement (statements.go);
 // "start" measures a fresh sandbox's start time, idle memory and peak
 // memory under concurrent sign-ins (start.go); "transfers" writes 10,000
-// transfers into a pain.001 beside a reference (transfers.go).
+// transfers into a pain.001 beside a reference (transfers.go); "replica"
+// measures creates on the primary while reports and list pages read on a
+// streaming standby, beside creates alone (replica.go).
 package main
 
 import (
@@ -72,6 +74,8 @@ func main() {
 			run = func() error { return runStart(os.Args[2:]) }
 		case "transfers":
 			run = func() error { return runTransfers(os.Args[2:]) }
+		case "replica":
+			run = func() error { return runReplica(os.Args[2:]) }
 		}
 	}
 	if err := run(); err != nil {

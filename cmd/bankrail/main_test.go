@@ -340,6 +340,9 @@ func TestServeChecksFlagsBeforeListening(t *testing.T) {
 		{[]string{"--admin-addr", "nonsense"}, "--admin-addr must be host:port"},
 		{[]string{"--ledger-verify-interval", "1ns"}, "--ledger-verify-interval must be at least"},
 		{[]string{"--seed", "no-such-seed.yaml"}, "read seed file"},
+		{[]string{"--replica-url", "postgres://127.0.0.1:1/replica"}, "--replica-url needs PostgreSQL (--database-url)"},
+		{[]string{"--database-url", "postgres://127.0.0.1:1/db", "--replica-url", "mysql://x"}, "--replica-url must start with postgres://"},
+		{[]string{"--database-url", "postgres://127.0.0.1:1/db", "--replica-url", "postgres://127.0.0.1:1/r", "--replica-max-lag", "1ms"}, "--replica-max-lag must be at least 100ms"},
 	} {
 		t.Run(strings.Join(tt.flags, " "), func(t *testing.T) {
 			t.Parallel()

@@ -59,6 +59,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.TransfersInterval, "transfers-interval", cfg.TransfersInterval, "how often the transfers folder is worked (with --transfers-dir)")
 	fs.DurationVar(&cfg.LedgerVerifyInterval, "ledger-verify-interval", cfg.LedgerVerifyInterval,
 		"how often to verify the books: balances against postings, entries against zero (docs/operations.md)")
+	fs.StringVar(&cfg.ReplicaURL, "replica-url", cfg.ReplicaURL,
+		"PostgreSQL only: a streaming standby of --database-url that list pages and report generation read on while it lags no more than --replica-max-lag (reads of one resource and within a change stay on the primary; a lagging or down replica is skipped; docs/operations.md, \"Read replicas\")")
+	fs.DurationVar(&cfg.ReplicaMaxLag, "replica-max-lag", cfg.ReplicaMaxLag, "the most a replica may lag and still serve reads (with --replica-url)")
+	fs.DurationVar(&cfg.ReplicaCheckInterval, "replica-check-interval", cfg.ReplicaCheckInterval, "how often the replica's lag is measured (with --replica-url)")
 	fs.BoolVar(&cfg.TrustProxyHeaders, "trust-proxy-headers", cfg.TrustProxyHeaders,
 		"behind a proxy only: take the client address (sign-in throttles, audit log) from X-Forwarded-For, as the outermost trusted proxy saw it (--trusted-proxy-count, --trusted-proxies); entries left of it are the client's own claim and ignored")
 	fs.Func("trusted-proxies", "comma-separated networks (CIDR) of the proxies in front, e.g. 10.0.0.0/8,2001:db8::/32: the client is the right-most X-Forwarded-For hop outside them (needs --trust-proxy-headers)",

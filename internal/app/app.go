@@ -37,6 +37,7 @@ import (
 	"github.com/bankrail/bankrail/internal/payout"
 	"github.com/bankrail/bankrail/internal/ratelimit"
 	"github.com/bankrail/bankrail/internal/refund"
+	"github.com/bankrail/bankrail/internal/replica"
 	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/seed"
 	"github.com/bankrail/bankrail/internal/statement"
@@ -95,8 +96,9 @@ type App struct {
 	hasher   *identity.Hasher // argon2id, bounded to the cores: sign-ins and seeding share it
 	auth     *auth.Service
 	payments *payment.Service
-	xs2a     *xs2a.Connector // the NextGenPSD2 connector; nil without banks to reach
-	aspsp    *aspsp.Bank     // the sandbox's mock ASPSP; nil in production
+	xs2a     *xs2a.Connector  // the NextGenPSD2 connector; nil without banks to reach
+	aspsp    *aspsp.Bank      // the sandbox's mock ASPSP; nil in production
+	replica  *replica.Monitor // the read replica's lag; nil without --replica-url
 	reports  *report.Service
 	accounts *ledger.Service
 	books    *ledger.Checker // the periodic verification of the books
@@ -167,7 +169,8 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options
 	}
 	a := &App{cfg: cfg, log: log}
 	openCtx, cancel := context.WithTimeout(ctx, ConnectTimeout)
-	st, err := store.Open(openCtx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath()}, log)
+	st, err := store.Open(openCtx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath(),
+		ReplicaURL: cfg.ReplicaURL, ReplicaMaxLag: cfg.ReplicaMaxLag}, log)
 	cancel()
 	if err != nil && cfg.DatabaseURL != "" && ctx.Err() == nil {
 		return nil, databaseUnavailable(cfg.DatabaseURL, err)
@@ -244,6 +247,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.identity.OnUserChanged(a.auth.ForgetUser) // this instance refuses a changed user's old tokens at once
 	reg := newRegistry()
 	registerStoreMetrics(reg, a.store)
+	a.watchReplica(reg)
 	a.books = ledger.NewChecker(a.store.Books(), a.clock, a.log.With("component", "ledger"), metrics.NewLedger(reg))
 	a.workers = append(a.workers, worker.NewPeriodic("ledger verification", a.cfg.LedgerVerifyInterval, a.log, a.books.Run))
 	paymentCfg := payment.Config{PublicURL: a.cfg.PublicURL, MaxMajor: a.cfg.MaxPaymentMajor,

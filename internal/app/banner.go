@@ -32,6 +32,9 @@ func (a *App) Banner() string {
 	fmt.Fprintf(&b, "  start page   %s/ (open it in a browser)\n", u)
 	fmt.Fprintf(&b, "  API          %s\n", u)
 	fmt.Fprintf(&b, "  database     %s\n", a.cfg.DatabaseDescription())
+	if r := a.cfg.ReplicaDescription(); r != "" {
+		fmt.Fprintf(&b, "  replica      %s (list pages and reports, while it lags at most %s)\n", r, a.cfg.ReplicaMaxLag)
+	}
 	fmt.Fprintf(&b, "  API docs     %s/openapi.json\n", u)
 	fmt.Fprintf(&b, "  health       %s/healthz\n", u)
 	if a.cfg.Mode == config.Sandbox {

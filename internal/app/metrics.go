@@ -29,10 +29,14 @@ func metricsHandler(reg *prometheus.Registry) http.Handler {
 
 // registerStoreMetrics registers st's commit metrics and its connection
 // pools' statistics (go_sql_*, db_name "write" and "read" on SQLite, whose
-// one writer has a pool of its own; "postgres", one pool, on PostgreSQL).
+// one writer has a pool of its own; "postgres", one pool, on PostgreSQL,
+// and "replica", the read replica's, when there is one).
 func registerStoreMetrics(reg prometheus.Registerer, st *store.Store) {
 	st.ObserveCommits(metrics.NewCommits(reg))
 	write, read := st.Pools()
+	if r := st.ReplicaPool(); r != nil {
+		reg.MustRegister(collectors.NewDBStatsCollector(r, "replica"))
+	}
 	if write == read {
 		reg.MustRegister(collectors.NewDBStatsCollector(write, "postgres"))
 		return

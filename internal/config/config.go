@@ -14,6 +14,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/iso"
 	"github.com/bankrail/bankrail/internal/money"
+	"github.com/bankrail/bankrail/internal/replica"
 )
 
 // Mode is sandbox or production.
@@ -105,6 +106,14 @@ type Config struct {
 	// pain.002 answers dropped in its status/ are imported.
 	TransfersDir      string
 	TransfersInterval time.Duration
+
+	// ReplicaURL is a PostgreSQL streaming standby that list pages and
+	// report generation read on while it lags no more than ReplicaMaxLag,
+	// measured every ReplicaCheckInterval (docs/operations.md, "Read
+	// replicas"); empty: every read is on the primary. PostgreSQL only.
+	ReplicaURL           string
+	ReplicaMaxLag        time.Duration
+	ReplicaCheckInterval time.Duration
 }
 
 // DefaultTransfersInterval is how often the transfers folder is worked.
@@ -149,6 +158,8 @@ func Default() Config {
 		APIRateWindow:         time.Minute,
 		LedgerVerifyInterval:  DefaultLedgerVerifyInterval,
 		TransfersInterval:     DefaultTransfersInterval,
+		ReplicaMaxLag:         replica.DefaultMaxLag,
+		ReplicaCheckInterval:  replica.DefaultInterval,
 
 		SandboxInstanceControls: true,
 	}
@@ -203,6 +214,9 @@ func (c *Config) Validate() error {
 	}
 	if c.DatabaseURL != "" && !c.UsesPostgres() {
 		add("--database-url must start with postgres:// or postgresql:// (leave it empty for SQLite in --data-dir)")
+	}
+	if c.ReplicaURL != "" {
+		c.validateReplica(add)
 	}
 	if !c.UsesPostgres() && c.DataDir == "" {
 		add("--data-dir is required when no --database-url is given")
@@ -268,9 +282,32 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// validateReplica checks the replica's settings (when ReplicaURL is set).
+func (c *Config) validateReplica(add func(string, ...any)) {
+	if !c.UsesPostgres() {
+		add("--replica-url needs PostgreSQL (--database-url): SQLite has no replicas, its readers already run beside its writer")
+	}
+	if !isPostgresURL(c.ReplicaURL) {
+		add("--replica-url must start with postgres:// or postgresql://")
+	}
+	if err := c.Replica().Validate(); err != nil {
+		add("%s", err)
+	}
+}
+
+// Replica is the replica monitor's configuration.
+func (c *Config) Replica() replica.Config {
+	return replica.Config{MaxLag: c.ReplicaMaxLag, Interval: c.ReplicaCheckInterval}
+}
+
+// isPostgresURL reports whether u names PostgreSQL.
+func isPostgresURL(u string) bool {
+	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
+}
+
 // UsesPostgres reports whether DatabaseURL names PostgreSQL.
 func (c *Config) UsesPostgres() bool {
-	return strings.HasPrefix(c.DatabaseURL, "postgres://") || strings.HasPrefix(c.DatabaseURL, "postgresql://")
+	return isPostgresURL(c.DatabaseURL)
 }
 
 // SQLitePath is the SQLite database file inside DataDir.
@@ -283,6 +320,19 @@ func (c *Config) DatabaseDescription() string {
 		return "SQLite " + c.SQLitePath()
 	}
 	u, err := url.Parse(c.DatabaseURL)
+	if err != nil {
+		return "PostgreSQL"
+	}
+	return "PostgreSQL " + u.Redacted()
+}
+
+// ReplicaDescription names the read replica for the banner, without
+// credentials; empty without one.
+func (c *Config) ReplicaDescription() string {
+	if c.ReplicaURL == "" {
+		return ""
+	}
+	u, err := url.Parse(c.ReplicaURL)
 	if err != nil {
 		return "PostgreSQL"
 	}

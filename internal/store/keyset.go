@@ -168,8 +168,9 @@ func readPage[T any](ctx context.Context, s *Store, tx *sql.Tx, l keysetList, pa
 		return paging.Page[T]{}, fmt.Errorf("list %s: limit %d is below 1", l.what, limit)
 	}
 	l.dialect = s.dialect
-	out := paging.Page[T]{Items: []T{}}
+	var out paging.Page[T]
 	read := func(q querier) error {
+		out = paging.Page[T]{Items: []T{}} // afresh: a read the replica failed is read again on the primary
 		if !l.uncounted {
 			var err error
 			if out.Total, err = l.count(ctx, q); err != nil {
@@ -224,5 +225,5 @@ func readPage[T any](ctx context.Context, s *Store, tx *sql.Tx, l keysetList, pa
 	if tx != nil {
 		return out, read(tx)
 	}
-	return out, s.readTx(ctx, func(tx *sql.Tx) error { return read(tx) })
+	return out, s.listTx(ctx, func(tx *sql.Tx) error { return read(tx) })
 }

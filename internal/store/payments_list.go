@@ -37,6 +37,7 @@ func (r payments) List(ctx context.Context, viewerCustomerID string, f payment.L
 func (r payments) ListPage(ctx context.Context, viewerCustomerID string, f payment.ListFilter) (payment.Page, error) {
 	var page payment.Page
 	list := func(q querier) error {
+		page = payment.Page{} // afresh: a read the replica failed is read again on the primary
 		var err error
 		if page.Total, err = r.countList(ctx, q, viewerCustomerID, f); err != nil {
 			return err
@@ -79,7 +80,7 @@ func (r payments) ListPage(ctx context.Context, viewerCustomerID string, f payme
 	if r.tx != nil {
 		return page, list(r.tx)
 	}
-	err := r.s.readTx(ctx, func(tx *sql.Tx) error { return list(tx) })
+	err := r.s.listTx(ctx, func(tx *sql.Tx) error { return list(tx) })
 	return page, err
 }
 

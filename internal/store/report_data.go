@@ -8,7 +8,8 @@ import (
 	"github.com/bankrail/bankrail/internal/report"
 )
 
-// reportData reads the rows of reports, streaming, on the read pool.
+// reportData reads the rows of reports, streaming, on the read pool or
+// the replica (reportPool).
 type reportData struct {
 	s     *Store
 	batch int // rows per keyset query (reportBatch; smaller in tests)
@@ -57,7 +58,7 @@ func withAccount(where string, args []any, sc report.Scope, col string) (string,
 func (d reportData) Refunds(ctx context.Context, sc report.Scope, fn func(report.RefundRow) error) error {
 	where, args := scopeWhere(sc, dateColumn(sc))
 	where, args = withAccount(where, args, sc, "account_id")
-	rows, err := d.s.read.QueryContext(ctx, `
+	rows, err := d.s.reportPool(ctx).QueryContext(ctx, `
 		SELECT id, payment_id, account_id, created_at, updated_at, status, amount, currency, external_reference
 		FROM refunds WHERE `+where+` ORDER BY created_at, id`, args...)
 	if err != nil {
@@ -84,7 +85,7 @@ func (d reportData) Refunds(ctx context.Context, sc report.Scope, fn func(report
 func (d reportData) Payouts(ctx context.Context, sc report.Scope, fn func(report.PayoutRow) error) error {
 	where, args := scopeWhere(sc, dateColumn(sc))
 	where, args = withAccount(where, args, sc, "account_id")
-	rows, err := d.s.read.QueryContext(ctx, `
+	rows, err := d.s.reportPool(ctx).QueryContext(ctx, `
 		SELECT id, account_id, created_at, updated_at, status, amount, currency, payment_reference, beneficiary_name, beneficiary_iban
 		FROM payouts WHERE `+where+` ORDER BY created_at, id`, args...)
 	if err != nil {
@@ -127,7 +128,7 @@ func connectWhere(sc report.Scope) (string, []any) {
 // account, oldest first.
 func (d reportData) ConnectTransactions(ctx context.Context, sc report.Scope, fn func(report.ConnectRow) error) error {
 	where, args := connectWhere(sc)
-	rows, err := d.s.read.QueryContext(ctx, `SELECT `+transactionColumns+` FROM ledger_transactions t WHERE `+where+
+	rows, err := d.s.reportPool(ctx).QueryContext(ctx, `SELECT `+transactionColumns+` FROM ledger_transactions t WHERE `+where+
 		` ORDER BY t.created_at, t.id`, args...)
 	if err != nil {
 		return translate(err, "transactions of a report")
@@ -155,7 +156,7 @@ func (d reportData) AnyConnectTransaction(ctx context.Context, sc report.Scope) 
 // AuditLog streams the audit entries of the scope, oldest first.
 func (d reportData) AuditLog(ctx context.Context, sc report.Scope, fn func(report.AuditRow) error) error {
 	where, args := scopeWhere(sc, "occurred_at")
-	rows, err := d.s.read.QueryContext(ctx, `
+	rows, err := d.s.reportPool(ctx).QueryContext(ctx, `
 		SELECT occurred_at, customer_id, actor_type, actor_id, action, resource_type, resource_id, request_id, ip
 		FROM audit_log WHERE `+where+` ORDER BY occurred_at, id`, args...)
 	if err != nil {
@@ -191,7 +192,7 @@ func (d reportData) exists(ctx context.Context, table string, sc report.Scope, c
 // existsWhere reports whether table has a row matching where.
 func (d reportData) existsWhere(ctx context.Context, table, where string, args []any) (bool, error) {
 	var n int
-	err := d.s.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+table+` WHERE `+where+` LIMIT 1) AS found`, args...).Scan(&n)
+	err := d.s.reportPool(ctx).QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM `+table+` WHERE `+where+` LIMIT 1) AS found`, args...).Scan(&n)
 	if err != nil {
 		return false, translate(err, table+" of a report")
 	}

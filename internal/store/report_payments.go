@@ -72,7 +72,7 @@ func (d reportData) scopeCustomers(ctx context.Context, sc report.Scope) ([]stri
 	if sc.Exact {
 		return []string{sc.Root}, nil
 	}
-	rows, err := d.s.read.QueryContext(ctx, `SELECT descendant_id FROM customer_tree WHERE ancestor_id = $1 ORDER BY descendant_id`, sc.Root)
+	rows, err := d.s.reportPool(ctx).QueryContext(ctx, `SELECT descendant_id FROM customer_tree WHERE ancestor_id = $1 ORDER BY descendant_id`, sc.Root)
 	if err != nil {
 		return nil, translate(err, "customers of a report")
 	}
@@ -165,7 +165,7 @@ func reportPaymentRow(customer string, text []string, ints []int64) report.Payme
 // the database (a hierarchy of more than maxMergedCustomers customers).
 func (d reportData) paymentsSorted(ctx context.Context, sc report.Scope, fn func(report.PaymentRow) error) error {
 	where, args := scopeWhere(sc, dateColumn(sc))
-	rows, err := d.s.read.QueryContext(ctx, `
+	rows, err := d.s.reportPool(ctx).QueryContext(ctx, `
 		SELECT customer_id, id, created_at, updated_at, status, amount, currency, payment_reference, internal_reference,
 			payment_system, institution_id
 		FROM payments WHERE `+where+` ORDER BY created_at, id`, args...)

@@ -21,10 +21,10 @@ type batchReader interface {
 }
 
 // withReader runs fn with a batch reader on one connection of the read
-// pool, below database/sql: pgx's raw values on PostgreSQL, the driver's
+// pool (or the replica), below database/sql: pgx's raw values on PostgreSQL, the driver's
 // rows on SQLite.
 func (d reportData) withReader(ctx context.Context, fn func(batchReader) error) error {
-	conn, err := d.s.read.Conn(ctx)
+	conn, err := d.s.reportPool(ctx).Conn(ctx)
 	if err != nil {
 		return translate(err, "payments of a report")
 	}

@@ -7,6 +7,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -21,6 +22,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver
 	_ "modernc.org/sqlite"           // SQLite driver
+
+	"github.com/bankrail/bankrail/internal/replica"
 )
 
 // Dialect is the SQL engine behind a Store.
@@ -37,6 +40,12 @@ type Options struct {
 	DatabaseURL string // postgres://...; empty for SQLite
 	SQLitePath  string // file used when DatabaseURL is empty
 	MaxConns    int    // PostgreSQL pool size (default 20)
+	// ReplicaURL is a PostgreSQL standby that list pages and reports read
+	// on while UseReplica says it is fresh (replica.go); empty: none.
+	ReplicaURL string
+	// ReplicaMaxLag bounds how long a report waits for the replica to
+	// catch up before it reads on the primary (replica.DefaultMaxLag).
+	ReplicaMaxLag time.Duration
 }
 
 // Store is the database behind bankrail. It is safe for concurrent use.
@@ -56,6 +65,12 @@ type Store struct {
 	runTwice    bool                   // the test mode of RunUnitsTwiceEnv (run_twice.go)
 	pipelined   *atomic.Int64          // PostgreSQL: queued writes sent (pipeline.go); nil on SQLite
 	counts      requestCounts          // the rate limit's upserts, coalesced (ratelimit.go)
+
+	replica          *sql.DB           // a standby's pool (replica.go), nil without one
+	replicaFresh     atomic.Bool       // the replica may serve list pages and reports
+	replicaMaxLag    time.Duration     // the longest a report waits for the replica
+	replicaFallbacks atomic.Uint64     // reads meant for the replica read on the primary
+	positions        replica.Positions // WAL positions (replaced in tests)
 }
 
 // Open connects to the database described by opts. It does not migrate.
@@ -80,7 +95,18 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 			db.Close()
 			return nil, fmt.Errorf("connect to postgres: %w", err)
 		}
+		if opts.ReplicaURL != "" {
+			if s.replica, err = openReplica(opts.ReplicaURL, maxConns); err != nil {
+				db.Close()
+				return nil, err
+			}
+			s.replicaMaxLag = cmp.Or(opts.ReplicaMaxLag, replica.DefaultMaxLag)
+			s.positions = walPositions{s: s}
+		}
 		return s, nil
+	}
+	if opts.ReplicaURL != "" {
+		return nil, errors.New("a read replica needs PostgreSQL: SQLite has none (its readers already run beside its writer)")
 	}
 	if err := os.MkdirAll(filepath.Dir(opts.SQLitePath), 0o700); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
@@ -145,6 +171,9 @@ func (s *Store) Close() error {
 	s.closeStatements()
 	err := s.ckpt.close()
 	err = errors.Join(err, s.write.Close())
+	if s.replica != nil {
+		err = errors.Join(err, s.replica.Close())
+	}
 	if s.read != s.write {
 		err = errors.Join(err, s.read.Close())
 	}
@@ -246,14 +275,5 @@ func fromNullMicros(v sql.NullInt64) time.Time {
 // one snapshot (REPEATABLE READ on PostgreSQL; a WAL read transaction on
 // SQLite).
 func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	opts := &sql.TxOptions{ReadOnly: true}
-	if s.dialect == Postgres {
-		opts.Isolation = sql.LevelRepeatableRead
-	}
-	tx, err := s.read.BeginTx(ctx, opts)
-	if err != nil {
-		return fmt.Errorf("begin read transaction: %w", err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	return fn(tx)
+	return readTxOn(ctx, s.read, s.dialect, fn)
 }

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/bankrail/bankrail/internal/pgcluster"
+)
+
+// TestReplicaPhase runs the replica phase on a primary and an asynchronous
+// streaming standby of the machine's PostgreSQL (pgcluster): at 2,000
+// payments and 3 s per phase by default, a check that it runs and no create
+// fails. BANKRAIL_BENCH_REPLICA_PAYMENTS, _DURATION and _ROUNDS make it the
+// measurement (docs/performance.md, "Read replicas"):
+//
+//	BANKRAIL_BENCH_REPLICA_PAYMENTS=1000000 BANKRAIL_BENCH_REPLICA_DURATION=60s BANKRAIL_BENCH_REPLICA_ROUNDS=6 \
+//	  go test -run TestReplicaPhase -v -timeout 30m ./cmd/bankrail-bench/
+func TestReplicaPhase(t *testing.T) {
+	payments, duration, rounds := "2000", "3s", "3"
+	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_ROUNDS"); v != "" {
+		rounds = v
+	}
+	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_PAYMENTS"); v != "" {
+		if _, err := strconv.Atoi(v); err != nil {
+			t.Fatalf("BANKRAIL_BENCH_REPLICA_PAYMENTS=%q: %v", v, err)
+		}
+		payments = v
+	}
+	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_DURATION"); v != "" {
+		duration = v
+	}
+	c := pgcluster.Start(t, pgcluster.Options{Settings: []string{"shared_buffers = '256MB'", "max_wal_size = '4GB'"}})
+	err := runReplica([]string{"--database-url", c.Primary().URL("postgres"), "--replica-url", c.Standbys()[0].URL("postgres"),
+		"--payments", payments, "--duration", duration, "--rounds", rounds})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
