@@ -86,7 +86,9 @@ func (r ledgerRepo) RecordAll(ctx context.Context, ts []ledger.Transaction, es [
 		for k := range sums {
 			keys = append(keys, k)
 		}
-		slices.SortFunc(keys, func(a, b bucket) int { return cmp.Or(cmp.Compare(a.account, b.account), cmp.Compare(a.currency, b.currency)) })
+		slices.SortFunc(keys, func(a, b bucket) int {
+			return cmp.Or(cmp.Compare(a.account, b.account), cmp.Compare(a.currency, b.currency))
+		})
 		for _, k := range keys {
 			if err := r.moveBalance(ctx, k.account, k.currency, sums[k], fmt.Sprintf("%d entries", len(es))); err != nil {
 				return err

@@ -182,4 +182,3 @@ func (r statements) Expected(ctx context.Context, accountID string, refs []strin
 	}
 	return out, nil
 }
-
