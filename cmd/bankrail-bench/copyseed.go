@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/bankrail/bankrail/internal/app"
@@ -49,26 +47,7 @@ func copyPayments(ctx context.Context, a *app.App, databaseURL string, n int, no
 	if err != nil {
 		return err
 	}
-	idx := map[string]int{}
-	for i, c := range cols {
-		idx[c] = i
-	}
-	span := 90 * 24 * time.Hour
-	row := func(i int) []any {
-		v := append([]any(nil), tmpl...)
-		at := now.Add(-span + time.Duration(float64(span)*float64(i)/float64(n))).UnixMicro()
-		id := uuid.NewString()
-		v[idx["id"]], v[idx["short_code"]], v[idx["unique_reference"]] = id, "S"+strings.ReplaceAll(id, "-", ""), fmt.Sprintf("BR%09d", i)
-		v[idx["payment_reference"]], v[idx["internal_reference"]] = fmt.Sprintf("Bench %d", i), fmt.Sprintf("order-%d", i)
-		v[idx["amount"]], v[idx["created_at"]], v[idx["updated_at"]] = int64(100+i%100000), at, at
-		if j, ok := idx["next_at"]; ok {
-			v[j] = nil
-		}
-		if j, ok := idx["next_status"]; ok {
-			v[j] = ""
-		}
-		return v
-	}
+	idx := columnIndex(cols)
 	const perCopy = 100_000
 	for done := 0; done < n; {
 		k := min(perCopy, n-done)
@@ -78,7 +57,7 @@ func copyPayments(ctx context.Context, a *app.App, databaseURL string, n int, no
 			}
 			k--
 			done++
-			return row(done - 1), nil
+			return seededPayment(tmpl, idx, done-1, n, now), nil
 		})
 		if _, err := pg.CopyFrom(ctx, pgx.Identifier{"payments"}, cols, src); err != nil {
 			return fmt.Errorf("copy payments: %w", err)

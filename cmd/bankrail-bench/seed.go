@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/bankrail/bankrail/internal/app"
 	"github.com/bankrail/bankrail/internal/config"
@@ -93,27 +90,8 @@ func seedPayments(ctx context.Context, a *app.App, n int, now time.Time, postgre
 	if err != nil {
 		return err
 	}
-	idx := map[string]int{}
-	for i, c := range cols {
-		idx[c] = i
-	}
+	idx := columnIndex(cols)
 	const perStmt, perTx = 500, 20
-	span := 90 * 24 * time.Hour
-	row := func(i int) []any {
-		v := append([]any(nil), tmpl...)
-		at := now.Add(-span + time.Duration(float64(span)*float64(i)/float64(n))).UnixMicro()
-		id := uuid.NewString()
-		v[idx["id"]], v[idx["short_code"]], v[idx["unique_reference"]] = id, "S"+strings.ReplaceAll(id, "-", ""), fmt.Sprintf("BR%09d", i)
-		v[idx["payment_reference"]], v[idx["internal_reference"]] = fmt.Sprintf("Bench %d", i), fmt.Sprintf("order-%d", i)
-		v[idx["amount"]], v[idx["created_at"]], v[idx["updated_at"]] = int64(100+i%100000), at, at
-		if j, ok := idx["next_at"]; ok {
-			v[j] = nil
-		}
-		if j, ok := idx["next_status"]; ok {
-			v[j] = ""
-		}
-		return v
-	}
 	for done := 0; done < n; {
 		err := func() error {
 			tx, err := write.BeginTx(ctx, nil)
@@ -123,28 +101,12 @@ func seedPayments(ctx context.Context, a *app.App, n int, now time.Time, postgre
 			defer func() { _ = tx.Rollback() }()
 			for s := 0; s < perTx && done < n; s++ {
 				k := min(perStmt, n-done)
-				var q strings.Builder
-				q.WriteString("INSERT INTO payments (" + strings.Join(cols, ", ") + ") VALUES ")
-				args := make([]any, 0, k*len(cols))
-				for r := range k {
-					if r > 0 {
-						q.WriteString(", ")
-					}
-					q.WriteString("(")
-					for c := range cols {
-						if c > 0 {
-							q.WriteString(", ")
-						}
-						if postgres {
-							fmt.Fprintf(&q, "$%d", len(args)+c+1)
-						} else {
-							q.WriteString("?") // positional: SQLite looks named ones up one by one
-						}
-					}
-					q.WriteString(")")
-					args = append(args, row(done+r)...)
+				batch := make([][]any, k)
+				for r := range batch {
+					batch[r] = seededPayment(tmpl, idx, done+r, n, now)
 				}
-				if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+				q, args := multiRowInsert("payments", cols, batch, postgres)
+				if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 					return fmt.Errorf("insert payments: %w", err)
 				}
 				done += k

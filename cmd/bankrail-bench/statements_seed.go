@@ -80,10 +80,7 @@ func copyRows(ctx context.Context, db *sql.DB, table, key, value string, n int, 
 	if len(tmpls) == 0 {
 		return errors.New("copy " + table + ": no template row")
 	}
-	idx := map[string]int{}
-	for i, c := range cols {
-		idx[c] = i
-	}
+	idx := columnIndex(cols)
 	var all [][]any
 	for i := range n {
 		for _, t := range tmpls {
@@ -105,28 +102,8 @@ func copyRows(ctx context.Context, db *sql.DB, table, key, value string, n int, 
 		}
 		for s := 0; s < perTx && len(all) > 0; s++ {
 			k := min(perStmt, len(all))
-			var q strings.Builder
-			q.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES ")
-			args := make([]any, 0, k*len(cols))
-			for r := range k {
-				if r > 0 {
-					q.WriteString(", ")
-				}
-				q.WriteString("(")
-				for c := range cols {
-					if c > 0 {
-						q.WriteString(", ")
-					}
-					if postgres {
-						fmt.Fprintf(&q, "$%d", len(args)+1)
-					} else {
-						q.WriteString("?")
-					}
-					args = append(args, all[r][c])
-				}
-				q.WriteString(")")
-			}
-			if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			q, args := multiRowInsert(table, cols, all[:k], postgres)
+			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 				_ = tx.Rollback()
 				return fmt.Errorf("copy %s: %w", table, err)
 			}
