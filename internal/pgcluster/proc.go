@@ -133,10 +133,10 @@ func killTree(pid int) error {
 	for _, k := range kids {
 		_ = syscall.Kill(k, syscall.SIGKILL) // it may have exited already
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(30 * time.Second) // basetime: waiting for real processes to die
 	for _, p := range append([]int{pid}, kids...) {
 		for !gone(p) {
-			if time.Now().After(deadline) {
+			if time.Now().After(deadline) { // basetime: waiting for real processes to die
 				return fmt.Errorf("process %d still alive 30 s after SIGKILL", p)
 			}
 			time.Sleep(10 * time.Millisecond)

@@ -53,7 +53,7 @@ func (m *Monitor) Check(ctx context.Context) error {
 		m.set(false, -1, "the replica does not answer", "err", err)
 		return nil
 	}
-	lag, known := m.meter.Observe(m.clock.Now(), primary, replayed)
+	lag, known := m.meter.Observe(m.clock.Now(), primary, replayed) // basetime: replication lag is the database servers' real time
 	switch {
 	case !known:
 		m.set(false, -1, "the replica has not yet replayed the primary's position")
