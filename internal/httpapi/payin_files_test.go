@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bankrail/bankrail/internal/apptest"
@@ -95,6 +96,51 @@ func TestSandboxPayinAdvicesAreBankFiles(t *testing.T) {
 		xsdcheck.Validate(t, "camt.054.001.08.xsd", resp.Body)
 		if !strings.Contains(string(resp.Body), "<IBAN>"+theirs.IBAN+"</IBAN>") || !strings.Contains(string(resp.Body), `<Amt Ccy="EUR">7.77</Amt>`) {
 			t.Fatalf("the other customer's advice:\n%s", resp.Body)
+		}
+	})
+}
+
+// Concurrent POST /payin of the same funds (one externalPaymentId, one
+// account) book them once and keep one advice: the one whose file and
+// credit commit first; the others are repeats (202, nothing changed) or
+// 409 (the funds were being booked meanwhile). Run it many times:
+// go test ./internal/httpapi -run ConcurrentPayinsKeepOneAdvice -count=20 -race.
+func TestConcurrentPayinsKeepOneAdvice(t *testing.T) {
+	t.Parallel()
+	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
+		acct := openAccount(t, env, apptest.ShopID, "EUR", "concurrent payins")
+		token := env.Token(t, apptest.Merchant)
+		const n = 8
+		status := make([]int, n)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range n {
+			wg.Go(func() {
+				<-start
+				status[i] = payin(t, env, token, "race-ext", "no such order", 4200, "EUR", acct.IBAN).Status
+			})
+		}
+		close(start)
+		wg.Wait()
+		t.Logf("answers: %v", status)
+		accepted := 0
+		for _, s := range status {
+			switch s {
+			case http.StatusAccepted:
+				accepted++
+			case http.StatusConflict:
+			default:
+				t.Fatalf("the concurrent payins answered %v", status)
+			}
+		}
+		if accepted == 0 {
+			t.Fatalf("no payin was accepted: %v", status)
+		}
+		if a := accountBalance(t, env, token, acct.ID); a.Balance.Available != 4200 {
+			t.Fatalf("the account after %d concurrent payins of the same funds: %+v", n, a.Balance)
+		}
+		if files := payinFiles(t, env, token); len(files) != 1 || files[0].MsgID != "PAYIN-race-ext" || files[0].Amount != 4200 {
+			t.Fatalf("the advices of the same funds paid in %d times at once: %+v", n, files)
 		}
 	})
 }

@@ -65,26 +65,9 @@ func (p Payins) incoming(ctx context.Context, r Repos, acct ledger.Account, in p
 	if len(ref) > 35 || strings.TrimSpace(ref) != ref {
 		ref = "X" + digest(ref, 34)
 	}
-	_, err := r.Ledger().TransactionByExternalID(ctx, acct.ID, ref)
-	repeat := err == nil
-	if err != nil && !errs.Is(err, errs.NotFound) {
-		return payment.PayinOutcome{}, err
-	}
-	f, err := payinAdvice("PAYIN-"+ref, ref, acct, in, now)
+	f, err := keepAdvice(ctx, r, acct, ref, in, now)
 	if err != nil {
 		return payment.PayinOutcome{}, err
-	}
-	if !repeat { // a repeat's advice is kept already
-		err = r.Transfers().AddFile(ctx, f)
-		if errs.Is(err, errs.Conflict) { // the customer's other account got funds with this id: the MsgId names the account too
-			if f, err = payinAdvice("PAYIN-"+digest(acct.IBAN+"|"+ref, 29), ref, acct, in, now); err != nil {
-				return payment.PayinOutcome{}, err
-			}
-			err = r.Transfers().AddFile(ctx, f)
-		}
-		if err != nil {
-			return payment.PayinOutcome{}, err
-		}
 	}
 	s, err := p.Importer.ApplyWithin(ctx, r, "camt054-"+f.Name(), f.Body)
 	if err != nil {
@@ -94,6 +77,41 @@ func (p Payins) incoming(ctx context.Context, r Repos, acct ledger.Account, in p
 		return payment.PayinOutcome{}, errs.E(errs.Conflict, "The funds could not be booked: %s.", s.Rejected[0].Reason)
 	}
 	return payment.PayinOutcome{Repeated: s.Duplicates > 0}, nil
+}
+
+// keepAdvice writes the advice of in (its entry's AcctSvcrRef ref) and
+// keeps it as a bank file of acct's customer, MsgId PAYIN-ref, in r;
+// unless it is a repeat (the account has a transaction of ref: its
+// advice is kept already). When the customer's other account got funds
+// with the same id, the MsgId is a digest of the account's IBAN and ref.
+func keepAdvice(ctx context.Context, r Repos, acct ledger.Account, ref string, in payment.PayinInput, now time.Time) (transfer.File, error) {
+	repeat := func() (bool, error) {
+		_, err := r.Ledger().TransactionByExternalID(ctx, acct.ID, ref)
+		if errs.Is(err, errs.NotFound) {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	f, err := payinAdvice("PAYIN-"+ref, ref, acct, in, now)
+	if err != nil {
+		return transfer.File{}, err
+	}
+	if again, err := repeat(); again || err != nil {
+		return f, err
+	}
+	err = r.Transfers().AddFile(ctx, f)
+	if !errs.Is(err, errs.Conflict) {
+		return f, err
+	}
+	// Taken: by a concurrent payin of the same funds (committed
+	// meanwhile; a repeat now) or by the customer's other account.
+	if again, err := repeat(); again || err != nil {
+		return f, err
+	}
+	if f, err = payinAdvice("PAYIN-"+digest(acct.IBAN+"|"+ref, 29), ref, acct, in, now); err != nil {
+		return transfer.File{}, err
+	}
+	return f, r.Transfers().AddFile(ctx, f)
 }
 
 // payinAdvice is the bank file of in on acct: a camt.054 advice with MsgId
