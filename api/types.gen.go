@@ -2619,10 +2619,10 @@ type Bank struct {
 type BankFile struct {
 	UnderscoreLinks BankFile_Links `json:"_links"`
 
-	// Amount their sum in minor units (OUT)
+	// Amount their sum in minor units (OUT; a credit advice of POST /payin: its amount)
 	Amount int64 `json:"amount"`
 
-	// Count the transfers it holds (OUT), or the original file's (IN)
+	// Count the transfers it holds (OUT), or the original file's (IN); 1 for a credit advice of POST /payin
 	Count     int64     `json:"count"`
 	CreatedAt time.Time `json:"createdAt"`
 	Currency  string    `json:"currency"`
@@ -2630,7 +2630,7 @@ type BankFile struct {
 	// DeliveredAt an OUT file of production: when it was written to the transfers folder
 	DeliveredAt *time.Time `json:"deliveredAt,omitempty"`
 
-	// Direction OUT: bankrail to the bank; IN: the bank's answer
+	// Direction OUT: bankrail to the bank; IN: the bank's answer or advice
 	Direction BankFileDirection `json:"direction"`
 	ID        string            `json:"id"`
 
@@ -2640,7 +2640,7 @@ type BankFile struct {
 	// MsgID the document's MsgId (a pain.001's also names the file in the transfers folder)
 	MsgID string `json:"msgId"`
 
-	// Original of an IN file: the MsgId of the pain.001 it answers (a camt.054: whose transfers it books)
+	// Original of an IN file: the MsgId of the pain.001 it answers (a camt.054: whose transfers it books; empty for a credit advice of POST /payin)
 	Original *string `json:"original,omitempty"`
 }
 
@@ -2649,7 +2649,7 @@ type BankFile_Links struct {
 	Download Link `json:"download"`
 }
 
-// BankFileDirection OUT: bankrail to the bank; IN: the bank's answer
+// BankFileDirection OUT: bankrail to the bank; IN: the bank's answer or advice
 type BankFileDirection string
 
 // Beneficiary defines model for Beneficiary.

@@ -45,7 +45,7 @@ func TestTransfersFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 		xsdcheck.Validate(t, "pain.001.001.10.xsd", body)
-		f, err := prod.Store().Transfers().FileByMsgID(adminContext(), transfer.Out, strings.TrimSuffix(filepath.Base(out[0]), ".xml"))
+		f, err := prod.Store().Transfers().FileByMsgID(adminContext(), transfer.Out, "", strings.TrimSuffix(filepath.Base(out[0]), ".xml"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -70,13 +70,15 @@ func (s *Service) Payin(ctx context.Context, in PayinInput) (PayinOutcome, error
 		return PayinOutcome{}, err
 	}
 	if s.incoming != nil { // the checks of the account, then the bank's way in
+		var acct ledger.Account
 		if err := s.inTx(ctx, func(r Repos) error {
-			_, _, err := payinAccount(ctx, r, in)
+			a, _, err := payinAccount(ctx, r, in)
+			acct = a
 			return err
 		}); err != nil {
 			return PayinOutcome{}, err
 		}
-		return s.incoming.Incoming(ctx, in)
+		return s.incoming.Incoming(ctx, acct, in)
 	}
 	var out PayinOutcome
 	for range 3 { // a concurrent payin took the payment or the external id: look again
@@ -199,7 +201,9 @@ func (s *Service) matchExpected(ctx context.Context, r Repos, accountID string, 
 // to the statement importer (internal/statement), which books them with
 // Credit like any bank statement's.
 type IncomingBank interface {
-	Incoming(ctx context.Context, in PayinInput) (PayinOutcome, error)
+	// Incoming books in, whose beneficiary IBAN is (or is an alias of)
+	// the caller's active Connect account acct.
+	Incoming(ctx context.Context, acct ledger.Account, in PayinInput) (PayinOutcome, error)
 }
 
 // UseIncomingBank routes POST /payin's funds, once validated and their

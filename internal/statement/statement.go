@@ -164,6 +164,7 @@ type Repos interface {
 	payment.Repos
 	payout.Repos
 	refund.Repos
+	transfer.Repos // the sandbox's bank files (Payins)
 	Statements() Repository
 }
 

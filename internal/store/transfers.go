@@ -116,8 +116,8 @@ func (r transfers) Answer(ctx context.Context, id string, from, to transfer.Stat
 	return nil
 }
 
-// AddFile inserts a file; one whose direction and MsgId are taken is
-// CONFLICT without aborting the transaction (ON CONFLICT DO NOTHING).
+// AddFile inserts a file; one whose MsgId is taken (an OUT file's on the
+// instance, an IN file's for its customer) is CONFLICT without aborting the transaction (ON CONFLICT DO NOTHING).
 func (r transfers) AddFile(ctx context.Context, f transfer.File) error {
 	res, err := r.q.ExecContext(ctx, `INSERT INTO transfer_files (id, msg_id, message, direction, customer_id, original, tx_count,
 		amount, currency, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT DO NOTHING`,
@@ -164,10 +164,11 @@ func (r transfers) File(ctx context.Context, viewerCustomerID, id string) (trans
 	return f, translate(err, "bank file "+id)
 }
 
-// FileByMsgID reads a file by direction and MsgId.
-func (r transfers) FileByMsgID(ctx context.Context, d transfer.Direction, msgID string) (transfer.File, error) {
-	f, err := scanFileWithBody(r.q.QueryRowContext(ctx, `SELECT `+fileColumns+`, body FROM transfer_files WHERE direction = $1 AND msg_id = $2`,
-		string(d), msgID))
+// FileByMsgID reads a file by direction and MsgId (an IN file's of
+// customerID).
+func (r transfers) FileByMsgID(ctx context.Context, d transfer.Direction, customerID, msgID string) (transfer.File, error) {
+	f, err := scanFileWithBody(r.q.QueryRowContext(ctx, `SELECT `+fileColumns+`, body FROM transfer_files
+		WHERE direction = $1 AND msg_id = $2 AND (direction = 'OUT' OR customer_id = $3)`, string(d), msgID, customerID))
 	return f, translate(err, "bank file "+msgID)
 }
 

@@ -59,7 +59,7 @@ func (s *Service) Apply(ctx context.Context, body []byte) (Summary, error) {
 	if err != nil {
 		return Summary{}, errs.Wrap(errs.ValidationFailure, err, "The file is not a %s payment status report: %v", pain.StatusMessage, err)
 	}
-	orig, err := s.transfers.FileByMsgID(ctx, Out, rep.OriginalMsgID)
+	orig, err := s.transfers.FileByMsgID(ctx, Out, "", rep.OriginalMsgID)
 	if errs.Is(err, errs.NotFound) {
 		return Summary{}, errs.E(errs.ValidationFailure, "The report %s answers the file %s, which bankrail did not write.", rep.MsgID, rep.OriginalMsgID)
 	} else if err != nil {
@@ -87,7 +87,7 @@ func (s *Service) Apply(ctx context.Context, body []byte) (Summary, error) {
 		return Summary{}, err
 	}
 	if sum.Duplicate {
-		if f, err := s.transfers.FileByMsgID(ctx, In, rep.MsgID); err == nil {
+		if f, err := s.transfers.FileByMsgID(ctx, In, orig.CustomerID, rep.MsgID); err == nil {
 			sum.File = f.ID
 		}
 	}

@@ -73,7 +73,9 @@ const (
 // File is a file exchanged with the bank about transfers.
 type File struct {
 	ID        string
-	MsgID     string // the document's MsgId (unique per direction)
+	// MsgID is the document's MsgId: an OUT file's (bankrail wrote it) is
+	// unique on the instance; an IN file's (the bank's) per customer.
+	MsgID     string
 	Message   string // pain.001.001.10 or pain.002.001.11
 	Direction Direction
 	// CustomerID is the customer whose transfers a sandbox file holds (its
@@ -117,13 +119,17 @@ type Repository interface {
 	// Answer moves transfer id from state from to state to with the
 	// bank's reason (CONFLICT when it is no longer in from).
 	Answer(ctx context.Context, id string, from, to State, reason string, now time.Time) error
-	// AddFile stores f (CONFLICT when a file of its direction has its MsgId).
+	// AddFile stores f (CONFLICT when its MsgId is taken: by another OUT
+	// file, or by an IN file of f's customer).
 	AddFile(ctx context.Context, f File) error
 	// File reads a file (with its body) visible to viewerCustomerID; ""
 	// sees every file (an operator).
 	File(ctx context.Context, viewerCustomerID, id string) (File, error)
-	// FileByMsgID reads the file of direction d with MsgId msgID.
-	FileByMsgID(ctx context.Context, d Direction, msgID string) (File, error)
+	// FileByMsgID reads the file of direction d with MsgId msgID: an IN
+	// file of customer customerID ("" production's); an OUT file whatever
+	// its customer (its MsgId is unique on the instance), customerID
+	// unused.
+	FileByMsgID(ctx context.Context, d Direction, customerID, msgID string) (File, error)
 	// Files lists the files visible to viewerCustomerID ("" for every
 	// file), newest first, without their bodies, and the total; sandbox
 	// true lists the mock bank's (with a customer), false production's.
