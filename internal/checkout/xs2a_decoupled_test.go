@@ -73,6 +73,9 @@ func TestDecoupledSCA(t *testing.T) {
 		} {
 			id, wait, app := decoupledPayment(t, env, pr)
 			pr.get(wait).must(t, http.StatusOK, "Confirm the payment in your bank") // still waiting: the bank says RCVD
+			if pg := pr.get(strings.Replace(wait, "token=", "token=x", 1)); pg.Status != http.StatusNotFound {
+				t.Fatalf("the waiting page with a wrong token: %d", pg.Status)
+			}
 			answerInApp(t, pr, app, tt.outcome)
 			if pg := pr.get(wait); pg.Status != http.StatusSeeOther {
 				t.Fatalf("%s: the waiting page after the answer: %d\n%s", tt.outcome, pg.Status, pg.Body)
