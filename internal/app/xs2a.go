@@ -78,7 +78,7 @@ func (a *App) sandboxConnector(banks *bank.Registry) *xs2a.Connector {
 	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for _, b := range banks.List(bank.Filter{}) {
 		dir[b.ID] = xs2a.Bank{ID: b.ID, Client: xs2a.Client{BaseURL: a.cfg.SelfURL + aspsp.Prefix + b.ID, HTTP: hc},
-			Products: []string{xs2a.ProductSEPA}}
+			Products: []string{xs2a.ProductSEPA}, Decoupled: b.ID == aspsp.DecoupledBank}
 	}
 	c := a.connector(dir)
 	c.Creditor = &xs2a.Creditor{Name: "BANKRAIL SANDBOX", IBAN: sandboxCreditorIBAN}

@@ -18,6 +18,9 @@ type Authorisation struct {
 	// the token): the connector's Answer reads the parameters the bank
 	// adds to it.
 	ReturnURL string
+	// WaitURL is bankrail's page where the payer waits while authorising
+	// the payment in the bank's app (decoupled SCA), with the token.
+	WaitURL string
 	// PayerIP is the address the payer's browser came from (the
 	// NextGenPSD2 PSU-IP-Address when the payment names no device).
 	PayerIP string
@@ -32,6 +35,11 @@ type Answer struct {
 	// Holder is the account holder name the bank reports; empty: the
 	// payer's name.
 	Holder string
+	// Waiting: the payer authorises in the bank's app (decoupled SCA) and
+	// the bank has not answered yet; Outcome is empty. The payer waits on
+	// bankrail's page, which shows Message (the bank's psuMessage).
+	Waiting bool
+	Message string
 }
 
 // Connector is bankrail's way to one or more banks: it starts the payer's

@@ -77,6 +77,7 @@ func New(d Deps) *Handler {
 	h.mux.HandleFunc("POST /checkout/{id}/confirm", h.page(h.goToBank))
 	h.mux.HandleFunc("GET /checkout/{id}/done", h.page(h.showDone))
 	h.mux.HandleFunc("GET /checkout/{id}/return", h.page(h.returnFromBank))
+	h.mux.HandleFunc("GET /checkout/{id}/bank-app", h.page(h.waitForApp))
 	if d.Sandbox {
 		h.mux.HandleFunc("GET /mock-banks/{bank}/authorise/{id}", h.page(h.showBank))
 		h.mux.HandleFunc("POST /mock-banks/{bank}/authorise/{id}", h.page(h.answerAtBank))

@@ -15,8 +15,9 @@ import (
 // authorisation is the authorisation of payment id at bank b opened with
 // token, by the payer of request r.
 func (h *Handler) authorisation(r *http.Request, id string, b bank.Bank, token string) bank.Authorisation {
+	q := "?" + url.Values{"token": {token}}.Encode()
 	return bank.Authorisation{PaymentID: id, Bank: b, Token: token, PayerIP: h.payerIP(r),
-		ReturnURL: h.PublicURL + "/checkout/" + id + "/return?" + url.Values{"token": {token}}.Encode()}
+		ReturnURL: h.PublicURL + "/checkout/" + id + "/return" + q, WaitURL: h.PublicURL + "/checkout/" + id + "/bank-app" + q}
 }
 
 // payerIP is the address the payer's browser came from: as the trusted
@@ -186,10 +187,21 @@ func (h *Handler) answer(w http.ResponseWriter, r *http.Request, id, token, bank
 	if !ok || !known {
 		return errs.NotFoundf("This payment is not at this bank.")
 	}
-	ans, err := c.Answer(r.Context(), h.authorisation(r, id, b, token), params)
+	a := h.authorisation(r, id, b, token)
+	ans, err := c.Answer(r.Context(), a, params)
 	if err != nil {
 		return err
 	}
+	if ans.Waiting { // decoupled: the payer answers in the bank's app
+		http.Redirect(w, r, a.WaitURL, http.StatusSeeOther)
+		return nil
+	}
+	return h.apply(w, r, id, token, bankID, ans)
+}
+
+// apply applies ans, the answer of bank bankID, to payment id and sends the
+// payer on (h.finish).
+func (h *Handler) apply(w http.ResponseWriter, r *http.Request, id, token, bankID string, ans bank.Answer) error {
 	o, ok := payment.ParseBankOutcome(ans.Outcome)
 	if !ok {
 		return errs.E(errs.BadRequest, "Choose one of the buttons.")

@@ -38,6 +38,10 @@ type view struct {
 	BankURL       string   // where to continue at the bank
 	Actions       []action // the mock bank's buttons
 
+	// Refresh: seconds after which the page reloads itself (the waiting
+	// page of a decoupled authorisation); 0 for none.
+	Refresh int
+
 	// Final and error pages.
 	Outcome   outcomeView
 	Message   string
@@ -68,7 +72,7 @@ type option struct {
 // pages are the parsed templates, each with the layout.
 var pages = func() map[string]*template.Template {
 	out := map[string]*template.Template{}
-	for _, name := range []string{"picker", "confirm", "bank", "done", "error"} {
+	for _, name := range []string{"picker", "confirm", "bank", "app", "done", "error"} {
 		out[name] = template.Must(template.ParseFS(files, "templates/layout.html", "templates/"+name+".html"))
 	}
 	return out

@@ -74,7 +74,9 @@ func TestNextGenPSD2Conformance(t *testing.T) {
 		}
 
 		ownClient(t, env)
+		decoupledExchanges(t, env)
 		exchanges := env.XS2AExchanges()
+		decoupledSeen(t, exchanges)
 		if len(exchanges) < 20 {
 			t.Fatalf("only %d exchanges with the mock ASPSP", len(exchanges))
 		}

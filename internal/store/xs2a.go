@@ -19,14 +19,14 @@ var (
 )
 
 const initiationColumns = `payment_id, bank_id, product, request_id, aspsp_payment_id, sca_redirect, transaction_status, reason,
-	created_at, updated_at`
+	created_at, updated_at, sca_approach, psu_message`
 
 // scanInitiation reads one row of initiationColumns.
 func scanInitiation(row interface{ Scan(...any) error }) (xs2a.Initiation, error) {
 	var in xs2a.Initiation
 	var created, updated int64
 	err := row.Scan(&in.PaymentID, &in.BankID, &in.Product, &in.RequestID, &in.ASPSPPaymentID, &in.SCARedirect, &in.Status,
-		&in.Reason, &created, &updated)
+		&in.Reason, &created, &updated, &in.Approach, &in.PSUMessage)
 	in.CreatedAt, in.UpdatedAt = fromMicros(created), fromMicros(updated)
 	return in, err
 }
@@ -63,10 +63,10 @@ var _ xs2a.Unit = (*Tx)(nil)
 // Save implements xs2a.Initiations: the first initiation of a payment wins.
 func (q initiations) Save(ctx context.Context, in xs2a.Initiation) (xs2a.Initiation, bool, error) {
 	res, err := q.tx.ExecContext(ctx, `
-		INSERT INTO xs2a_initiations (`+initiationColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		INSERT INTO xs2a_initiations (`+initiationColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 		ON CONFLICT (payment_id) DO NOTHING`,
 		in.PaymentID, in.BankID, in.Product, in.RequestID, in.ASPSPPaymentID, in.SCARedirect, in.Status, in.Reason,
-		micros(in.CreatedAt), micros(in.UpdatedAt))
+		micros(in.CreatedAt), micros(in.UpdatedAt), approachOf(in.Approach), in.PSUMessage)
 	if err != nil {
 		return xs2a.Initiation{}, false, translate(err, "record the initiation of payment "+in.PaymentID)
 	}
@@ -98,7 +98,7 @@ func (s *Store) UpdateStatus(ctx context.Context, paymentID, status, reason stri
 }
 
 const mockPaymentColumns = `id, bank_id, product, request_id, customer_id, body, redirect_uri, nok_redirect_uri, outcome, holder,
-	answered_at, created_at`
+	answered_at, created_at, sca_approach`
 
 // scanMockPayment reads one row of mockPaymentColumns.
 func scanMockPayment(row interface{ Scan(...any) error }) (aspsp.Payment, error) {
@@ -107,7 +107,7 @@ func scanMockPayment(row interface{ Scan(...any) error }) (aspsp.Payment, error)
 	var answered sql.NullInt64
 	var created int64
 	err := row.Scan(&p.ID, &p.BankID, &p.Product, &p.RequestID, &p.CustomerID, &body, &p.RedirectURI, &p.NokRedirectURI,
-		&p.Outcome, &p.Holder, &answered, &created)
+		&p.Outcome, &p.Holder, &answered, &created, &p.Approach)
 	if err != nil {
 		return aspsp.Payment{}, err
 	}
@@ -127,10 +127,10 @@ func (s *Store) CreateMockPayment(ctx context.Context, p aspsp.Payment) (aspsp.P
 	out := p
 	err = s.InTx(ctx, func(tx *Tx) error {
 		if _, err := tx.tx.ExecContext(ctx, `
-			INSERT INTO xs2a_mock_payments (`+mockPaymentColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+			INSERT INTO xs2a_mock_payments (`+mockPaymentColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 			ON CONFLICT (bank_id, request_id) DO NOTHING`,
 			p.ID, p.BankID, p.Product, p.RequestID, p.CustomerID, string(body), p.RedirectURI, p.NokRedirectURI, p.Outcome, p.Holder,
-			nullMicros(p.AnsweredAt), micros(p.CreatedAt)); err != nil {
+			nullMicros(p.AnsweredAt), micros(p.CreatedAt), approachOf(p.Approach)); err != nil {
 			return translate(err, "record mock payment "+p.ID)
 		}
 		var err error
@@ -158,4 +158,13 @@ func (s *Store) AnswerMockPayment(ctx context.Context, bankID, id, outcome, hold
 		return aspsp.Payment{}, translate(err, "answer mock payment "+id)
 	}
 	return s.MockPayment(ctx, bankID, id)
+}
+
+// approachOf is the SCA approach recorded for a mock payment: REDIRECT
+// unless it is another.
+func approachOf(a string) string {
+	if a == "" {
+		return xs2a.SCARedirect
+	}
+	return a
 }

@@ -93,12 +93,12 @@ func (c Client) Initiate(ctx context.Context, product string, h Headers, body Pa
 	if err := c.do(ctx, op, http.MethodPost, "/v1/payments/"+url.PathEscape(product), hd, b, http.StatusCreated, &out); err != nil {
 		return InitiationResponse{}, err
 	}
-	if out.PaymentID == "" || out.Links.SCARedirect == nil || out.Links.SCARedirect.Href == "" {
-		if PhaseOf(out.TransactionStatus) == Rejected {
-			return out, nil
-		}
+	if PhaseOf(out.TransactionStatus) == Rejected {
+		return out, nil
+	}
+	if out.PaymentID == "" || approachOf(out) == "" {
 		return InitiationResponse{}, &Error{Op: op, Status: http.StatusCreated,
-			Reason: "the answer has no paymentId or no _links.scaRedirect (only the redirect SCA approach is supported)"}
+			Reason: "the answer has no paymentId, or neither _links.scaRedirect (redirect SCA) nor _links.scaStatus (decoupled SCA)"}
 	}
 	return out, nil
 }

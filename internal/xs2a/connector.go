@@ -24,6 +24,9 @@ type Bank struct {
 	ID       string
 	Client   Client
 	Products []string
+	// Decoupled: bankrail asks the bank for the decoupled SCA approach
+	// (TPP-Redirect-Preferred: false); the bank may still choose redirect.
+	Decoupled bool
 }
 
 // product is the payment product bankrail initiates at b.
@@ -41,7 +44,9 @@ type Initiation struct {
 	Product        string
 	RequestID      string // X-Request-ID of the POST
 	ASPSPPaymentID string // the bank's paymentId
-	SCARedirect    string // absolute: where the payer authorises it
+	SCARedirect    string // absolute: where the payer authorises it (redirect SCA)
+	Approach       string // SCARedirect or SCADecoupled
+	PSUMessage     string // what the bank asked of the payer (decoupled SCA: "confirm in the app")
 	Status         string // the last transactionStatus read
 	Reason         string // the bank's tppMessages, or why the status could not be read
 	CreatedAt      time.Time
@@ -145,9 +150,12 @@ func (c *Connector) initiate(ctx context.Context, b Bank, h Headers, body Paymen
 }
 
 // address is where the payer goes for initiation in: the bank's
-// scaRedirect, or back to bankrail when the bank gave none (it rejected the
-// initiation at once).
+// scaRedirect, bankrail's waiting page for a decoupled one, or back to
+// bankrail when the bank gave none (it rejected the initiation at once).
 func (c *Connector) address(a bank.Authorisation, in Initiation) string {
+	if in.Decoupled() && a.WaitURL != "" {
+		return a.WaitURL
+	}
 	if in.SCARedirect == "" {
 		return a.ReturnURL
 	}
@@ -159,6 +167,9 @@ func (c *Connector) address(a bank.Authorisation, in Initiation) string {
 // status is read from the bank (GET .../status) and mapped by OnReturn. A
 // bank that cannot say (timeout, 5xx, malformed JSON, an unknown status)
 // ends the payment ERROR_AT_BANK: the payer is told, never left waiting.
+// For a decoupled initiation the bank has not answered yet (RCVD) the
+// answer is Waiting, with the bank's psuMessage: the payer stays on
+// bankrail's waiting page.
 func (c *Connector) Answer(ctx context.Context, a bank.Authorisation, params url.Values) (bank.Answer, error) {
 	in, err := c.Store.Initiation(ctx, a.PaymentID)
 	if errs.Is(err, errs.NotFound) {
@@ -169,6 +180,9 @@ func (c *Connector) Answer(ctx context.Context, a bank.Authorisation, params url
 	}
 	r, holder := c.readReturn(ctx, in)
 	r.Nok = params.Get("nok") != ""
+	if waiting(in, r) {
+		return bank.Answer{Waiting: true, Message: message(in, r)}, nil
+	}
 	if r.Failed || r.Reason != "" {
 		c.record(ctx, in, r) // why the payment failed, for an operator; the payment's move says the rest
 	}
@@ -223,7 +237,8 @@ func (c *Connector) read(ctx context.Context, in Initiation, tries int) Reading 
 	if err != nil && tries > 1 && Retryable(err) && ctx.Err() == nil {
 		st, err = b.Client.Status(ctx, in.Product, in.ASPSPPaymentID, uuid.NewString())
 	}
-	r := Reading{Phase: PhaseOf(st.TransactionStatus), Code: st.TransactionStatus, Reason: Reason(st.TPPMessages)}
+	r := Reading{Phase: PhaseOf(st.TransactionStatus), Code: st.TransactionStatus, Reason: Reason(st.TPPMessages),
+		PSUMessage: st.PSUMessage}
 	switch {
 	case err != nil:
 		r = Reading{Failed: true, Reason: err.Error()}

@@ -39,6 +39,9 @@ type DirectoryBank struct {
 	BaseURL  string   `yaml:"baseUrl"` // up to /v1, e.g. https://api.bank.example/psd2
 	Products []string `yaml:"products"`
 	Timeout  string   `yaml:"timeout"` // one request, e.g. "10s" (default DefaultTimeout)
+	// SCAApproach is the approach bankrail asks the bank for: REDIRECT
+	// (the default) or DECOUPLED (the payer confirms in the bank's app).
+	SCAApproach string `yaml:"scaApproach"`
 	// ClientCert and ClientKey are the QWAC (PEM) bankrail shows the bank
 	// (mutual TLS); CACerts the CAs to trust for the bank's server (PEM;
 	// default: the system's).
@@ -128,6 +131,9 @@ func (d Directory) Validate() error {
 				problems = append(problems, at+".products: "+p+" is not one of "+ProductSEPA+", "+ProductInstantSEPA)
 			}
 		}
+		if a := strings.ToUpper(b.SCAApproach); a != "" && a != SCARedirect && a != SCADecoupled {
+			problems = append(problems, at+".scaApproach must be "+SCARedirect+" or "+SCADecoupled)
+		}
 		if b.Timeout != "" {
 			if t, err := time.ParseDuration(b.Timeout); err != nil || t <= 0 {
 				problems = append(problems, at+".timeout must be a duration such as 10s")
@@ -200,7 +206,7 @@ func (d Directory) Connections() (map[string]Bank, error) {
 			products = []string{ProductSEPA}
 		}
 		out[strings.ToLower(b.ID)] = Bank{ID: strings.ToLower(b.ID), Client: Client{BaseURL: strings.TrimRight(b.BaseURL, "/"), HTTP: hc, Timeout: timeout},
-			Products: products}
+			Products: products, Decoupled: strings.EqualFold(b.SCAApproach, SCADecoupled)}
 	}
 	return out, nil
 }

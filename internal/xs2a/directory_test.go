@@ -28,6 +28,7 @@ func TestLoadDirectoryRefusals(t *testing.T) {
 		{"a certificate without key", "banks:\n  - id: " + id + "\n    baseUrl: https://b.example\n    clientCert: {file: " + notPEM + "}\n", "go together"},
 		{"an environment variable not set", "banks:\n  - id: " + id + "\n    baseUrl: https://b.example\n    caCerts: {env: BANKRAIL_TEST_NOT_SET_ANYWHERE}\n", "BANKRAIL_TEST_NOT_SET_ANYWHERE is not set"},
 		{"a key that is no key", "banks:\n  - id: " + id + "\n    baseUrl: https://b.example\n    clientCert: {file: " + notPEM + "}\n    clientKey: {file: " + notPEM + "}\n", "are not a certificate and its key"},
+		{"an unknown SCA approach", "banks:\n  - id: " + id + "\n    baseUrl: https://b.example\n    scaApproach: EMBEDDED\n", "scaApproach must be REDIRECT or DECOUPLED"},
 		{"an unknown field", "banks:\n  - id: " + id + "\n    baseUrl: https://b.example\n    password: x\n", "field password not found"},
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".yaml")
@@ -43,7 +44,7 @@ func TestLoadDirectoryRefusals(t *testing.T) {
 		}
 	}
 	good := filepath.Join(dir, "good.yaml")
-	if err := os.WriteFile(good, []byte("banks:\n  - id: "+id+"\n    name: Neue Bank\n    country: DE\n    bic: NEUEDEFFXXX\n    baseUrl: https://b.example/psd2\n    products: [instant-sepa-credit-transfers]\n"), 0o600); err != nil {
+	if err := os.WriteFile(good, []byte("banks:\n  - id: "+id+"\n    name: Neue Bank\n    country: DE\n    bic: NEUEDEFFXXX\n    baseUrl: https://b.example/psd2\n    products: [instant-sepa-credit-transfers]\n    scaApproach: decoupled\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	d, err := LoadDirectory(good)
@@ -51,7 +52,7 @@ func TestLoadDirectoryRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	conns, err := d.Connections()
-	if err != nil || conns[id].Client.BaseURL != "https://b.example/psd2" || conns[id].product() != ProductInstantSEPA {
+	if err != nil || conns[id].Client.BaseURL != "https://b.example/psd2" || conns[id].product() != ProductInstantSEPA || !conns[id].Decoupled {
 		t.Fatalf("connections: %+v %v", conns, err)
 	}
 }

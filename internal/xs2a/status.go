@@ -61,6 +61,8 @@ type Reading struct {
 	Failed bool
 	// Nok: the bank sent the payer back to TPP-Nok-Redirect-URI.
 	Nok bool
+	// PSUMessage is what the bank asks of the payer (decoupled SCA).
+	PSUMessage string
 }
 
 // OnReturn is the outcome (payment.ParseBankOutcome's names) a reading

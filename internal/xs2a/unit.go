@@ -127,7 +127,7 @@ func (c *Connector) initiation(ctx context.Context, a bank.Authorisation, p paym
 		return Initiation{}, nil, nil
 	}
 	h := Headers{RequestID: RequestID(p.ID), PSUIPAddress: psuIP(p, a), RedirectURI: a.ReturnURL,
-		NokRedirectURI: withParam(a.ReturnURL, "nok", "1"), RedirectPreferred: true}
+		NokRedirectURI: withParam(a.ReturnURL, "nok", "1"), RedirectPreferred: !b.Decoupled}
 	resp, err := c.initiate(ctx, b, h, body)
 	if err != nil {
 		c.Log.WarnContext(ctx, "the bank did not take the payment initiation", "payment", p.ID, "bank", b.ID, "err", err)
@@ -142,6 +142,7 @@ func (c *Connector) initiation(ctx context.Context, a bank.Authorisation, p paym
 	if resp.Links.SCARedirect != nil {
 		in.SCARedirect = resolve(b.Client.BaseURL, resp.Links.SCARedirect.Href)
 	}
+	in.Approach, in.PSUMessage = approachOf(resp), truncate(resp.PSUMessage, 500)
 	poll, err := pollJob(p.ID, tenant, now.Add(PollFirst))
 	if err != nil {
 		return Initiation{}, nil, err

@@ -17,6 +17,17 @@ const (
 	ProductInstantSEPA = "instant-sepa-credit-transfers"
 )
 
+// SCA approaches (the ASPSP-SCA-Approach header): bankrail supports these
+// two.
+const (
+	// SCARedirect: the payer authorises on the bank's page
+	// (_links.scaRedirect) and is sent back to TPP-Redirect-URI.
+	SCARedirect = "REDIRECT"
+	// SCADecoupled: the payer authorises in the bank's app; the TPP reads
+	// the status until the bank answers (_links.scaStatus, psuMessage).
+	SCADecoupled = "DECOUPLED"
+)
+
 // Amount is the standard's amount: a currency and an exact decimal string
 // in the currency's exponent ("10.50" EUR, "1000" JPY).
 type Amount struct {
@@ -52,6 +63,9 @@ type Links struct {
 	Self        *Href `json:"self,omitempty"`
 	Status      *Href `json:"status,omitempty"`
 	SCAStatus   *Href `json:"scaStatus,omitempty"`
+	// StartAuthorisation: the bank waits for the TPP to start the
+	// authorisation explicitly (not supported: decoupled.go).
+	StartAuthorisation *Href `json:"startAuthorisation,omitempty"`
 }
 
 // TPPMessage is one of tppMessages: what the bank tells the TPP.
@@ -92,6 +106,13 @@ type PaymentWithStatus struct {
 	CreditorName                      string           `json:"creditorName"`
 	RemittanceInformationUnstructured string           `json:"remittanceInformationUnstructured,omitempty"`
 	TransactionStatus                 string           `json:"transactionStatus,omitempty"`
+}
+
+// SCAStatusResponse is the 200 answer of GET
+// .../{paymentId}/authorisations/{authorisationId} (scaStatusResponse).
+type SCAStatusResponse struct {
+	SCAStatus  string `json:"scaStatus"`
+	PSUMessage string `json:"psuMessage,omitempty"`
 }
 
 // ErrorResponse is the body of a 4xx or 5xx answer (Error400_NG_PIS and

@@ -50,6 +50,7 @@ func (b *Bank) Handler() http.Handler {
 	mux.HandleFunc("POST /xs2a/{bank}/v1/payments/{product}", b.initiate)
 	mux.HandleFunc("GET /xs2a/{bank}/v1/payments/{product}/{id}/status", b.status)
 	mux.HandleFunc("GET /xs2a/{bank}/v1/payments/{product}/{id}", b.payment)
+	mux.HandleFunc("GET /xs2a/{bank}/v1/payments/{product}/{id}/authorisations/{auth}", b.scaStatus)
 	mux.HandleFunc("GET /xs2a/{bank}/sca/{id}", b.showSCA)
 	mux.HandleFunc("POST /xs2a/{bank}/sca/{id}", b.answerSCA)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -101,7 +102,8 @@ func (b *Bank) initiate(w http.ResponseWriter, r *http.Request) {
 		b.fail(w, r, http.StatusNotFound, "PRODUCT_UNKNOWN", "This bank does not offer "+product+".")
 		return
 	}
-	reqID, problem := b.checkHeaders(r)
+	decoupled := r.Header.Get("TPP-Redirect-Preferred") == "false"
+	reqID, problem := b.checkHeaders(r, decoupled)
 	if problem != "" {
 		b.fail(w, r, http.StatusBadRequest, "FORMAT_ERROR", problem)
 		return
@@ -121,7 +123,10 @@ func (b *Bank) initiate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := Payment{ID: ids.New(), BankID: bk.ID, Product: product, RequestID: reqID, Body: body,
-		RedirectURI: r.Header.Get("TPP-Redirect-URI"), NokRedirectURI: r.Header.Get("TPP-Nok-Redirect-URI")}
+		RedirectURI: r.Header.Get("TPP-Redirect-URI"), NokRedirectURI: r.Header.Get("TPP-Nok-Redirect-URI"), Approach: xs2a.SCARedirect}
+	if decoupled {
+		p.Approach = xs2a.SCADecoupled
+	}
 	if b.Tenant != nil {
 		p.CustomerID = b.Tenant(ctx, p.RedirectURI)
 	}
@@ -145,17 +150,23 @@ func (b *Bank) initiate(w http.ResponseWriter, r *http.Request) {
 	if a.Status == "" { // a bank error later: now it only has the initiation
 		resp.TransactionStatus = "RCVD"
 	}
-	if a.Status != "RJCT" {
+	switch {
+	case a.Status == "RJCT":
+	case p.Approach == xs2a.SCADecoupled:
+		resp.Links.SCAStatus = &xs2a.Href{Href: self + "/authorisations/" + p.ID}
+		resp.PSUMessage = b.appMessage(p)
+	default:
 		resp.Links.SCARedirect = &xs2a.Href{Href: b.scaPage(p)}
 	}
 	w.Header().Set("Location", self)
-	w.Header().Set("ASPSP-SCA-Approach", "REDIRECT")
+	w.Header().Set("ASPSP-SCA-Approach", p.Approach)
 	writeJSON(w, http.StatusCreated, resp)
 }
 
 // checkHeaders checks the headers of an initiation and returns its
-// X-Request-ID, or what is wrong.
-func (b *Bank) checkHeaders(r *http.Request) (string, string) {
+// X-Request-ID, or what is wrong. A redirect initiation needs
+// TPP-Redirect-URI; a decoupled one does not.
+func (b *Bank) checkHeaders(r *http.Request, decoupled bool) (string, string) {
 	reqID := r.Header.Get("X-Request-ID")
 	if _, err := uuid.Parse(reqID); err != nil {
 		return "", "X-Request-ID must be a UUID."
@@ -163,8 +174,8 @@ func (b *Bank) checkHeaders(r *http.Request) (string, string) {
 	if r.Header.Get("PSU-IP-Address") == "" {
 		return "", "PSU-IP-Address is required."
 	}
-	if u, err := url.Parse(r.Header.Get("TPP-Redirect-URI")); err != nil || !u.IsAbs() {
-		return "", "TPP-Redirect-URI must be an absolute URI: this bank offers the redirect SCA approach only."
+	if u, err := url.Parse(r.Header.Get("TPP-Redirect-URI")); !decoupled && (err != nil || !u.IsAbs()) {
+		return "", "TPP-Redirect-URI must be an absolute URI, or TPP-Redirect-Preferred false for the decoupled SCA approach."
 	}
 	return reqID, ""
 }
@@ -238,7 +249,11 @@ func (b *Bank) status(w http.ResponseWriter, r *http.Request) {
 		b.fail(w, r, a.HTTPError, "", "")
 		return
 	}
-	writeJSON(w, http.StatusOK, xs2a.StatusResponse{TransactionStatus: a.Status})
+	out := xs2a.StatusResponse{TransactionStatus: a.Status}
+	if p.Approach == xs2a.SCADecoupled && a.Status == "RCVD" {
+		out.PSUMessage = b.appMessage(p)
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // payment serves GET .../{paymentId}: the initiation with its status and,

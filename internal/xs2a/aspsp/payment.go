@@ -27,6 +27,11 @@ type Payment struct {
 	Body           xs2a.PaymentInitiation
 	RedirectURI    string
 	NokRedirectURI string
+	// Approach is the SCA approach the bank chose: xs2a.SCARedirect, or
+	// xs2a.SCADecoupled when the TPP sent TPP-Redirect-Preferred: false
+	// (the payer answers on the bank's "app", the SCA page, and is not
+	// sent back to the TPP).
+	Approach string
 	// Outcome is the payer's answer at SCA, or the scenario of the POST:
 	// a sandbox outcome name (payment.ParseOutcome); "" while unanswered.
 	Outcome    string

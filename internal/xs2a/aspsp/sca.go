@@ -7,6 +7,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/payment"
+	"github.com/bankrail/bankrail/internal/xs2a"
 )
 
 // scaTemplate is the SCA page of a payment another TPP initiated (a
@@ -60,6 +61,11 @@ func (b *Bank) answerSCA(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		b.Log.ErrorContext(r.Context(), "mock ASPSP: answer at the SCA page", "err", err)
 		http.Error(w, "Something went wrong at the bank.", http.StatusInternalServerError)
+		return
+	}
+	if p.Approach == xs2a.SCADecoupled {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(answeredInApp))
 		return
 	}
 	target := p.RedirectURI
