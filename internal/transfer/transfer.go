@@ -72,7 +72,7 @@ const (
 
 // File is a file exchanged with the bank about transfers.
 type File struct {
-	ID        string
+	ID string
 	// MsgID is the document's MsgId: an OUT file's (bankrail wrote it) is
 	// unique on the instance; an IN file's (the bank's) per customer.
 	MsgID     string
