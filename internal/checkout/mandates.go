@@ -74,6 +74,7 @@ func pageHeaders(hd http.Header) {
 type mandateView struct {
 	Page, Title                string
 	Sandbox                    bool
+	Refresh                    int    // read by the layout (view.Refresh); a mandate page never reloads itself
 	Done                       bool   // answered: the outcome, no form
 	Kind2                      string // the outcome's style: success, failure, cancel, pending
 	Heading, Text              string
