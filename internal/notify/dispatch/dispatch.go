@@ -19,7 +19,8 @@ import (
 
 // Store is the outbox as the dispatcher uses it (internal/store).
 type Store interface {
-	HasDueNotifications(ctx context.Context, r notify.ClaimRequest) (bool, error)
+	// ClaimNotifications leases due notifications; when none is due it
+	// is a read and writes nothing.
 	ClaimNotifications(ctx context.Context, r notify.ClaimRequest) ([]notify.Claim, error)
 	CompleteDeliveries(ctx context.Context, outcomes []notify.Outcome) ([]string, error)
 	ReleaseNotifications(ctx context.Context, claims []notify.Claim) error
@@ -199,14 +200,14 @@ func (d *Dispatcher) now(ctx context.Context, customerID string) time.Time {
 }
 
 // fill claims as many due notifications as there are free slots. Due is
-// the base time: the claim adds each customer's sandbox clock offset.
+// the base time: the claim adds each customer's sandbox clock offset. The
+// claim looks application by application (internal/store): neither a
+// paused application's backlog nor the backlog of one at its limit here
+// (Skip) is scanned, however long, so a wake with nothing to claim costs a
+// read of what is due.
 func (d *Dispatcher) fill(ctx context.Context) {
 	// basetime: a due scan (the claim adds each tenant's offset) and leases on the wall clock
 	req := notify.ClaimRequest{Due: clock.Base(d.clock), LeaseNow: clock.Base(d.opts.Wall), Lease: d.opts.Lease}
-	if due, err := d.store.HasDueNotifications(ctx, req); err != nil || !due {
-		d.logErr(ctx, "look for due notifications", err)
-		return
-	}
 	for {
 		req.Limit, req.Skip = d.capacity()
 		if req.Limit == 0 {

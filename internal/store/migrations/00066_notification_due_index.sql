@@ -1,0 +1,11 @@
+-- +goose Up
+-- The dispatcher's look for due work goes application by application
+-- (ClaimNotifications, dueApplications): the distinct applications of the
+-- PENDING notifications, then each one's oldest due ones, by this index. A
+-- paused application's backlog, or a busy one's, is then one index seek,
+-- not a scan of its rows on every wake (docs/performance.md, "Notification
+-- delivery").
+CREATE INDEX notifications_pending_application ON notifications (application_id, next_attempt_at, id) WHERE status = 'PENDING';
+
+-- +goose Down
+DROP INDEX notifications_pending_application;
