@@ -34,8 +34,8 @@ type Store interface {
 
 // Options tune the dispatcher; zero values take the defaults.
 type Options struct {
-	Concurrency    int           // deliveries in flight in this process (default 64)
-	PerApplication int           // of which at most this many for one application (default 8)
+	Concurrency    int           // deliveries in flight in this process (default 128)
+	PerApplication int           // of which at most this many for one application (default 32; docs/decisions.md "Notification delivery: 32 in flight per application")
 	Poll           time.Duration // wall-time interval between looks at the outbox (default 100 ms)
 	Lease          time.Duration // wall time a claim is held after the last heartbeat before another worker may retry it (default DefaultLease)
 	Heartbeat      time.Duration // how often (real time) the leases of claims in flight are renewed (default Lease/3, at most Lease/2)
@@ -48,10 +48,10 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if o.Concurrency <= 0 {
-		o.Concurrency = 64
+		o.Concurrency = 128
 	}
 	if o.PerApplication <= 0 {
-		o.PerApplication = 8
+		o.PerApplication = 32
 	}
 	if o.Poll <= 0 {
 		o.Poll = 100 * time.Millisecond
