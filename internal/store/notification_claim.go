@@ -73,7 +73,8 @@ func (s *Store) dueApplications(ctx context.Context, r notify.ClaimRequest, limi
 // customer's clock (r.Due, the base time, plus the tenant's offset) until
 // r.LeaseNow+r.Lease and counts the attempt. Only the oldest PENDING
 // notification of a payment is claimable (order per payment), never one of a
-// paused application, nor one of the applications in r.Skip; the oldest due
+// paused application, nor one of the applications in r.Skip, nor more of an
+// application than r.Left allows; the oldest due
 // go first. When nothing is due it writes nothing. Several workers and
 // instances may claim at once: on PostgreSQL the rows are locked with SKIP
 // LOCKED; on SQLite the single writer serializes claims.
@@ -97,14 +98,18 @@ func (s *Store) ClaimNotifications(ctx context.Context, r notify.ClaimRequest) (
 	ctes := make([]string, 0, len(apps)+1)
 	unions := make([]string, 0, len(apps))
 	for i, app := range apps {
-		args = append(args, app)
+		limit := r.Limit
+		if left, ok := r.Left[app]; ok {
+			limit = min(limit, left)
+		}
+		args = append(args, app, limit)
 		ctes = append(ctes, fmt.Sprintf(`pick%d AS MATERIALIZED (SELECT n.id, n.next_attempt_at FROM notifications n
 			WHERE n.application_id = $%d AND `+due()+`
 				AND NOT EXISTS (SELECT 1 FROM notifications o
 					WHERE o.ordering_key = n.ordering_key AND o.seq < n.seq AND o.status = 'PENDING')
 				AND NOT EXISTS (SELECT 1 FROM notification_endpoints e
 					WHERE e.application_id = n.application_id AND e.paused_at IS NOT NULL)
-			ORDER BY n.next_attempt_at, n.id LIMIT $4`+s.skipLocked()+`)`, i, len(args)))
+			ORDER BY n.next_attempt_at, n.id LIMIT $%d`+s.skipLocked()+`)`, i, len(args)-1, len(args)))
 		unions = append(unions, fmt.Sprintf("SELECT id, next_attempt_at FROM pick%d", i))
 	}
 	ctes = append(ctes, `picked AS MATERIALIZED (SELECT id FROM (`+strings.Join(unions, " UNION ALL ")+`) u

@@ -67,6 +67,11 @@ func TestClaimLooksApplicationByApplication(t *testing.T) {
 		if got := bodies(cs); len(cs) != 2 || !got[`{"b":0}`] || !got[`{"b":1}`] {
 			t.Fatalf("skipping the busy application: want the other's two oldest, got %v", got)
 		}
+		left, err := s.ClaimNotifications(ctx, notify.ClaimRequest{Due: now, LeaseNow: now, Lease: time.Minute, Limit: 5,
+			Skip: []string{nApp}, Left: map[string]int{nApp2: 0}})
+		if err != nil || len(left) != 0 {
+			t.Fatalf("no slot left for the second application, claimed %d (%v)", len(left), err)
+		}
 		if cs := claimReq(t, s, now, 5, nApp, nApp2); len(cs) != 0 {
 			t.Fatalf("both applications skipped, claimed %d", len(cs))
 		}

@@ -209,7 +209,7 @@ func (d *Dispatcher) fill(ctx context.Context) {
 	// basetime: a due scan (the claim adds each tenant's offset) and leases on the wall clock
 	req := notify.ClaimRequest{Due: clock.Base(d.clock), LeaseNow: clock.Base(d.opts.Wall), Lease: d.opts.Lease}
 	for {
-		req.Limit, req.Skip = d.capacity()
+		req.Limit, req.Skip, req.Left = d.capacity()
 		if req.Limit == 0 {
 			return
 		}
@@ -227,19 +227,23 @@ func (d *Dispatcher) fill(ctx context.Context) {
 	}
 }
 
-// capacity returns how many notifications the next claim may take and the
-// applications at their own limit. One claim takes at most PerApplication,
+// capacity returns how many notifications the next claim may take, the
+// applications at their own limit, and how many more each application with
+// deliveries in flight may have. One claim takes at most PerApplication,
 // so that a backlog of one application cannot fill every slot at once.
-func (d *Dispatcher) capacity() (int, []string) {
+func (d *Dispatcher) capacity() (int, []string, map[string]int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var skip []string
+	left := make(map[string]int, len(d.perApp))
 	for app, n := range d.perApp {
 		if n >= d.opts.PerApplication {
 			skip = append(skip, app)
+		} else {
+			left[app] = d.opts.PerApplication - n
 		}
 	}
-	return min(d.opts.Concurrency-d.inflight, d.opts.PerApplication), skip
+	return min(d.opts.Concurrency-d.inflight, d.opts.PerApplication), skip, left
 }
 
 // begin delivers one claim in its own goroutine.
