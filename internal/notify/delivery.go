@@ -35,7 +35,8 @@ type ClaimRequest struct {
 	LeaseNow time.Time     // wall clock now: leases ending before it are free
 	Lease    time.Duration // how long the claim holds (wall time)
 	Limit    int
-	Skip     []string // applications the caller is busy with
+	Skip     []string       // applications the caller is busy with
+	Left     map[string]int // at most this many of an application (the caller's slots left for it); absent: Limit
 }
 
 // Outcome is the result of one attempt, to be recorded with the

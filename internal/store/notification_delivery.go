@@ -9,79 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/notify"
 )
-
-// HasDueNotifications is a cheap read that tells whether a claim could find
-// work (it ignores pauses and ordering, so it may say yes in vain). Due is
-// the base time: a notification is due on its customer's sandbox clock.
-func (s *Store) HasDueNotifications(ctx context.Context, r notify.ClaimRequest) (bool, error) {
-	var one int
-	err := s.read.QueryRowContext(ctx, `
-		SELECT 1 FROM notifications
-		WHERE status = 'PENDING' AND next_attempt_at <= $3 AND next_attempt_at <= CAST($1 AS BIGINT) + `+tenantOffsetSQL("customer_id")+`
-			AND (locked_until IS NULL OR locked_until < $2) LIMIT 1`,
-		micros(r.Due), micros(r.LeaseNow), micros(r.Due)+maxOffsetMicros).Scan(&one)
-	if err == sql.ErrNoRows {
-		return false, nil
-	}
-	return err == nil, translate(err, "due notifications")
-}
-
-// ClaimNotifications leases up to r.Limit notifications due on their
-// customer's clock (r.Due, the base time, plus the tenant's offset) until
-// r.LeaseNow+r.Lease and counts the attempt. Only the oldest PENDING
-// notification of a payment is claimable (order per payment), never one of a
-// paused application, nor one of the applications in r.Skip. Several
-// workers and instances may claim at once: on PostgreSQL the rows are locked
-// with SKIP LOCKED; on SQLite the single writer serializes claims.
-func (s *Store) ClaimNotifications(ctx context.Context, r notify.ClaimRequest) ([]notify.Claim, error) {
-	leaseID := uuid.NewString()
-	args := []any{micros(r.LeaseNow.Add(r.Lease)), leaseID, micros(r.Due), r.Limit, micros(r.LeaseNow), micros(r.Due) + maxOffsetMicros}
-	skipSQL := ""
-	if len(r.Skip) > 0 {
-		ph := make([]string, len(r.Skip))
-		for i, id := range r.Skip {
-			args = append(args, id)
-			ph[i] = fmt.Sprintf("$%d", len(args))
-		}
-		skipSQL = " AND n.application_id NOT IN (" + strings.Join(ph, ", ") + ")"
-	}
-	rows, err := s.write.QueryContext(ctx, `
-		UPDATE notifications SET locked_until = $1, lease_id = $2, attempts = attempts + 1
-		WHERE id IN (
-			SELECT n.id FROM notifications n
-			WHERE n.status = 'PENDING' AND n.next_attempt_at <= $6 AND n.next_attempt_at <= CAST($3 AS BIGINT) + `+tenantOffsetSQL("n.customer_id")+`
-				AND (n.locked_until IS NULL OR n.locked_until < $5)
-				AND NOT EXISTS (SELECT 1 FROM notifications o
-					WHERE o.ordering_key = n.ordering_key AND o.seq < n.seq AND o.status = 'PENDING')
-				AND NOT EXISTS (SELECT 1 FROM notification_endpoints e
-					WHERE e.application_id = n.application_id AND e.paused_at IS NOT NULL)`+skipSQL+`
-			ORDER BY n.next_attempt_at, n.id
-			LIMIT $4`+s.skipLocked()+`)
-		RETURNING `+notificationColumns, args...)
-	if err != nil {
-		return nil, translate(err, "claim notifications")
-	}
-	var claims []notify.Claim
-	for rows.Next() {
-		n, err := scanNotification(rows)
-		if err != nil {
-			rows.Close()
-			return nil, translate(err, "claim notifications")
-		}
-		claims = append(claims, notify.Claim{Notification: n, LeaseID: leaseID, ClaimedAt: r.Due})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, translate(err, "claim notifications")
-	}
-	slices.SortFunc(claims, func(a, b notify.Claim) int { return strings.Compare(a.ID, b.ID) })
-	return claims, s.attachApplications(ctx, claims)
-}
 
 // attachApplications fills the URL, secret and client id of each claim's
 // application, read now so that a changed URL or secret applies at once.

@@ -24,15 +24,8 @@ type dyingOutbox struct {
 	refused atomic.Int32 // heartbeats since it died
 }
 
-// HasDueNotifications and ClaimNotifications find nothing once it died:
-// a dead instance claims no more.
-func (d *dyingOutbox) HasDueNotifications(ctx context.Context, r notify.ClaimRequest) (bool, error) {
-	if d.dead.Load() {
-		return false, errDied
-	}
-	return d.Store.HasDueNotifications(ctx, r)
-}
-
+// ClaimNotifications finds nothing once it died: a dead instance claims
+// no more.
 func (d *dyingOutbox) ClaimNotifications(ctx context.Context, r notify.ClaimRequest) ([]notify.Claim, error) {
 	if d.dead.Load() {
 		return nil, errDied

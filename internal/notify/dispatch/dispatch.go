@@ -19,7 +19,8 @@ import (
 
 // Store is the outbox as the dispatcher uses it (internal/store).
 type Store interface {
-	HasDueNotifications(ctx context.Context, r notify.ClaimRequest) (bool, error)
+	// ClaimNotifications leases due notifications; when none is due it
+	// is a read and writes nothing.
 	ClaimNotifications(ctx context.Context, r notify.ClaimRequest) ([]notify.Claim, error)
 	CompleteDeliveries(ctx context.Context, outcomes []notify.Outcome) ([]string, error)
 	ReleaseNotifications(ctx context.Context, claims []notify.Claim) error
@@ -33,8 +34,8 @@ type Store interface {
 
 // Options tune the dispatcher; zero values take the defaults.
 type Options struct {
-	Concurrency    int           // deliveries in flight in this process (default 64)
-	PerApplication int           // of which at most this many for one application (default 8)
+	Concurrency    int           // deliveries in flight in this process (default 128)
+	PerApplication int           // of which at most this many for one application (default 32; docs/decisions.md "Notification delivery: 32 in flight per application")
 	Poll           time.Duration // wall-time interval between looks at the outbox (default 100 ms)
 	Lease          time.Duration // wall time a claim is held after the last heartbeat before another worker may retry it (default DefaultLease)
 	Heartbeat      time.Duration // how often (real time) the leases of claims in flight are renewed (default Lease/3, at most Lease/2)
@@ -47,10 +48,10 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if o.Concurrency <= 0 {
-		o.Concurrency = 64
+		o.Concurrency = 128
 	}
 	if o.PerApplication <= 0 {
-		o.PerApplication = 8
+		o.PerApplication = 32
 	}
 	if o.Poll <= 0 {
 		o.Poll = 100 * time.Millisecond
@@ -199,16 +200,16 @@ func (d *Dispatcher) now(ctx context.Context, customerID string) time.Time {
 }
 
 // fill claims as many due notifications as there are free slots. Due is
-// the base time: the claim adds each customer's sandbox clock offset.
+// the base time: the claim adds each customer's sandbox clock offset. The
+// claim looks application by application (internal/store): neither a
+// paused application's backlog nor the backlog of one at its limit here
+// (Skip) is scanned, however long, so a wake with nothing to claim costs a
+// read of what is due.
 func (d *Dispatcher) fill(ctx context.Context) {
 	// basetime: a due scan (the claim adds each tenant's offset) and leases on the wall clock
 	req := notify.ClaimRequest{Due: clock.Base(d.clock), LeaseNow: clock.Base(d.opts.Wall), Lease: d.opts.Lease}
-	if due, err := d.store.HasDueNotifications(ctx, req); err != nil || !due {
-		d.logErr(ctx, "look for due notifications", err)
-		return
-	}
 	for {
-		req.Limit, req.Skip = d.capacity()
+		req.Limit, req.Skip, req.Left = d.capacity()
 		if req.Limit == 0 {
 			return
 		}
@@ -226,19 +227,23 @@ func (d *Dispatcher) fill(ctx context.Context) {
 	}
 }
 
-// capacity returns how many notifications the next claim may take and the
-// applications at their own limit. One claim takes at most PerApplication,
+// capacity returns how many notifications the next claim may take, the
+// applications at their own limit, and how many more each application with
+// deliveries in flight may have. One claim takes at most PerApplication,
 // so that a backlog of one application cannot fill every slot at once.
-func (d *Dispatcher) capacity() (int, []string) {
+func (d *Dispatcher) capacity() (int, []string, map[string]int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var skip []string
+	left := make(map[string]int, len(d.perApp))
 	for app, n := range d.perApp {
 		if n >= d.opts.PerApplication {
 			skip = append(skip, app)
+		} else {
+			left[app] = d.opts.PerApplication - n
 		}
 	}
-	return min(d.opts.Concurrency-d.inflight, d.opts.PerApplication), skip
+	return min(d.opts.Concurrency-d.inflight, d.opts.PerApplication), skip, left
 }
 
 // begin delivers one claim in its own goroutine.
