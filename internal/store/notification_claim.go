@@ -25,7 +25,7 @@ func due() string { return fmt.Sprintf(dueCondition, tenantOffsetSQL("n.customer
 // skip, with a notification due and free, the one with the oldest due
 // notification first. It walks the distinct applications of the PENDING
 // notifications through the index notifications_pending_application
-// (migration 00066) and looks at each one's oldest notifications: its cost
+// (migration 00059) and looks at each one's oldest notifications: its cost
 // is one index seek per application with PENDING notifications, however
 // long a paused or busy application's backlog is. (The look it replaces
 // scanned every due notification in time order and checked the pause and
