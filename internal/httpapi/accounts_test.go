@@ -173,3 +173,13 @@ func TestAccountsAPIRefusesBadInput(t *testing.T) {
 func accountSpec(customer, currency string) ledger.AccountSpec {
 	return ledger.AccountSpec{CustomerID: customer, Currency: currency, Nickname: "main"}
 }
+
+// fundedAccount opens a EUR Connect account of the demo shop, named
+// nickname, holding amount (a MANUAL_CREDIT booked now): the start of the
+// payout, refund and advice tests.
+func fundedAccount(t testing.TB, env *apptest.Env, nickname string, amount int64) ledger.Account {
+	t.Helper()
+	acct := openAccount(t, env, apptest.ShopID, "EUR", nickname)
+	credit(t, env, acct, amount, ledger.TypeManualCredit, env.Clock.Now())
+	return acct
+}

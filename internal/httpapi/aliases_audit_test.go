@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/bankrail/bankrail/internal/apptest"
-	"github.com/bankrail/bankrail/internal/ledger"
 )
 
 // The alias changes are audited by the one mechanism of every API change:
@@ -15,8 +14,7 @@ import (
 func TestAuditOfAliasesAndPayouts(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		acct := openAccount(t, env, apptest.ShopID, "EUR", "audited")
-		credit(t, env, acct, 1000, ledger.TypeManualCredit, env.Clock.Now())
+		acct := fundedAccount(t, env, "audited", 1000)
 		token := env.Token(t, apptest.Merchant)
 		req := func(requestID string) map[string]string {
 			return map[string]string{"X-Service-Api-Version": "1", "X-Request-Id": requestID}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/bankrail/bankrail/internal/apptest"
-	"github.com/bankrail/bankrail/internal/ledger"
 	"github.com/bankrail/bankrail/internal/pain"
 	"github.com/bankrail/bankrail/internal/pain/xsdcheck"
 	"github.com/bankrail/bankrail/internal/payout"
@@ -36,8 +35,7 @@ func TestSandboxMockBankBooksWithDebitAdvices(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		rc := apptest.NewReceiver(t)
 		env.SetNotificationURL(t, apptest.Merchant, rc.URL)
-		acct := openAccount(t, env, apptest.ShopID, "EUR", "advices")
-		credit(t, env, acct, 10_000, ledger.TypeManualCredit, env.Clock.Now())
+		acct := fundedAccount(t, env, "advices", 10_000)
 		token := env.Token(t, apptest.Merchant)
 		const ahv = "account_holder_verification_result_completed"
 		done := mustPayout(t, env, token, payoutBody(acct.ID, 1000, "Jane Doe"), nil)

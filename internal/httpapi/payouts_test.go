@@ -141,8 +141,7 @@ func TestPayoutPaths(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		rc := apptest.NewReceiver(t)
 		env.SetNotificationURL(t, apptest.Merchant, rc.URL)
-		acct := openAccount(t, env, apptest.ShopID, "EUR", "payouts")
-		credit(t, env, acct, 100_000, ledger.TypeManualCredit, env.Clock.Now())
+		acct := fundedAccount(t, env, "payouts", 100_000)
 		token := env.Token(t, apptest.Merchant)
 		const ahv = "account_holder_verification_result_completed"
 
@@ -286,8 +285,7 @@ func TestPayoutPaths(t *testing.T) {
 func TestPayoutValidation(t *testing.T) {
 	t.Parallel()
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
-		acct := openAccount(t, env, apptest.ShopID, "EUR", "payouts")
-		credit(t, env, acct, 5000, ledger.TypeManualCredit, env.Clock.Now())
+		acct := fundedAccount(t, env, "payouts", 5000)
 		token := env.Token(t, apptest.Merchant)
 		e := postPayout(t, env, token, map[string]any{"accountId": "nope", "amount": 0, "currency": "XXX", "paymentReference": "",
 			"beneficiary": map[string]any{"name": "", "accountIdentifiers": map[string]any{"iban": "DE89370400440532013001"}}}, nil).
@@ -332,8 +330,7 @@ func TestPayoutExpiryOnTheTenantClock(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		rc := apptest.NewReceiver(t)
 		env.SetNotificationURL(t, apptest.Merchant, rc.URL)
-		acct := openAccount(t, env, apptest.ShopID, "EUR", "payouts")
-		credit(t, env, acct, 5000, ledger.TypeManualCredit, env.Clock.Now())
+		acct := fundedAccount(t, env, "payouts", 5000)
 		token, stranger := env.Token(t, apptest.Merchant), env.Token(t, apptest.OtherMerch)
 		held := mustPayout(t, env, token, payoutBody(acct.ID, 700, "Jane Doe"),
 			map[string]string{scenarioHeader: "ACCOUNT_HOLDER_VERIFICATION_NO_MATCH"})

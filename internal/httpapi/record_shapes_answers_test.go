@@ -43,8 +43,7 @@ func TestEveryRecordHasTheContractsShape(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, env *apptest.Env) {
 		rc := apptest.NewReceiver(t)
 		env.SetNotificationURL(t, apptest.Merchant, rc.URL)
-		acct := openAccount(t, env, apptest.ShopID, "EUR", "shapes")
-		credit(t, env, acct, 50_000, "MANUAL_CREDIT", env.Clock.Now())
+		acct := fundedAccount(t, env, "shapes", 50_000)
 		token := env.Token(t, apptest.Merchant)
 		get := func(path string) []byte {
 			return answer(t, env, apptest.Request{Method: "GET", Path: path, Token: token, Header: v1}, 200)

@@ -114,8 +114,7 @@ func sameTables(t *testing.T, what string, got, want map[string][]string) {
 // sign-ins and a failed one. It returns the tables that must now hold rows.
 func makeDataOfEveryKind(t *testing.T, env *apptest.Env) []string {
 	t.Helper()
-	acct := openAccount(t, env, apptest.ShopID, "EUR", "Shop EUR")
-	credit(t, env, acct, 50_000, "MANUAL_CREDIT", env.Clock.Now())
+	acct := fundedAccount(t, env, "Shop EUR", 50_000)
 	token := env.Token(t, apptest.Merchant)
 	env.SetNotificationURL(t, apptest.Merchant, env.URL+inbox.Path(apptest.Merchant.ClientID))
 	rc := apptest.NewReceiver(t)
