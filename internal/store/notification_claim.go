@@ -47,10 +47,10 @@ func (s *Store) dueApplications(ctx context.Context, r notify.ClaimRequest, limi
 			FROM apps WHERE apps.id IS NOT NULL
 		)
 		SELECT id FROM (
-			SELECT a.id, (SELECT n.next_attempt_at FROM notifications n WHERE n.application_id = a.id AND `+due()+`
+			SELECT a.id, (SELECT n.next_attempt_at FROM notifications n WHERE n.application_id = a.id AND ` + due() + `
 				ORDER BY n.next_attempt_at, n.id LIMIT 1) AS first_due
 			FROM apps a
-			WHERE a.id IS NOT NULL`+skip+`
+			WHERE a.id IS NOT NULL` + skip + `
 				AND NOT EXISTS (SELECT 1 FROM notification_endpoints e WHERE e.application_id = a.id AND e.paused_at IS NOT NULL)
 		) d
 		WHERE first_due IS NOT NULL
