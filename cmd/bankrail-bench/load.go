@@ -36,7 +36,8 @@ const loadUsage = `bankrail-bench load [--connections 32] [--duration 10s] [--ro
     second of the writer in those transactions. With
     --database-url both engines run (--engines to choose). --write updates the measured section
     of a Markdown file (docs/performance.md) and, from the same run, its soak section and
-    issue 31's targets table. Any failed request fails the command.`
+    issue 31's targets table. --cpuprofile-phase P limits the profile to phase P's run in the
+    first round (one engine), so that it shows that phase alone. Any failed request fails the command.`
 
 // loadOptions are the flags of load.
 type loadOptions struct {
