@@ -20,7 +20,7 @@ import (
 
 // loadUsage explains the load subcommand.
 const loadUsage = `bankrail-bench load [--connections 32] [--duration 10s] [--rounds 4] [--database-url URL]
-    [--engines sqlite,postgres] [--phases bare,create,create-key,read] [--cpuprofile FILE] [--write FILE]
+    [--engines sqlite,postgres] [--phases bare,create,create-key,read] [--cpuprofile FILE [--cpuprofile-phase P]] [--write FILE]
     [--soak-duration 10m] [--soak-load 0.5] [--soak-receiver-delay 100ms]
     many concurrent keep-alive connections, like wrk -t2 -c32 -d10s, against a bare Go net/http
     server answering fixed JSON and bankrail (in this process, on loopback), in rounds that run
@@ -36,7 +36,8 @@ const loadUsage = `bankrail-bench load [--connections 32] [--duration 10s] [--ro
     second of the writer in those transactions. With
     --database-url both engines run (--engines to choose). --write updates the measured section
     of a Markdown file (docs/performance.md) and, from the same run, its soak section and
-    issue 31's targets table. Any failed request fails the command.`
+    issue 31's targets table. --cpuprofile-phase P limits the profile to phase P's run in the
+    first round (one engine), so that it shows that phase alone. Any failed request fails the command.`
 
 // loadOptions are the flags of load.
 type loadOptions struct {
@@ -48,8 +49,11 @@ type loadOptions struct {
 	engines     []string
 	phases      []string
 	cpuProfile  string
-	write       string
-	args        []string
+	// profilePhase, when set, limits the CPU profile to that phase's run
+	// in the first round (one engine).
+	profilePhase string
+	write        string
+	args         []string
 	// The soak phase (soak.go): its length, its load as a share of the
 	// mix's capacity, the slow receiver's delay.
 	soakDuration time.Duration
@@ -72,6 +76,7 @@ func parseLoadFlags(args []string) (loadOptions, error) {
 	fs.StringVar(&engines, "engines", "", "engines to measure: sqlite, postgres (default: sqlite, and postgres with --database-url)")
 	fs.StringVar(&phases, "phases", "bare,create,create-key,read", "phases of each round, in order: "+strings.Join(knownPhases, ", "))
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the rounds (server and client) to this file")
+	fs.StringVar(&o.profilePhase, "cpuprofile-phase", "", "profile only this phase's run in the first round (one engine)")
 	fs.StringVar(&o.write, "write", "", "update the measured section of this Markdown file (docs/performance.md)")
 	fs.DurationVar(&o.soakDuration, "soak-duration", 10*time.Minute, "how long the soak phase runs paced (after a calibration of a tenth of it, 1-20 s, at full load)")
 	fs.Float64Var(&o.soakLoad, "soak-load", 0.5, "the soak's rate as a share of the mix's capacity measured by its calibration")
@@ -115,6 +120,9 @@ func parseLoadFlags(args []string) (loadOptions, error) {
 	if !slices.Contains(o.phases, "bare") {
 		o.phases = append([]string{"bare"}, o.phases...) // every ratio needs it
 	}
+	if o.profilePhase != "" && (o.cpuProfile == "" || len(o.engines) != 1 || !slices.Contains(o.phases, o.profilePhase)) {
+		return o, errors.New("--cpuprofile-phase needs --cpuprofile, one engine and a phase that runs")
+	}
 	return o, nil
 }
 
@@ -154,7 +162,11 @@ func runLoad(args []string) error {
 		return err
 	}
 	defer bare.Close()
-	stopProfile, err := startCPUProfile(o.cpuProfile)
+	whole := o.cpuProfile
+	if o.profilePhase != "" {
+		whole = "" // loadEngine profiles the one phase
+	}
+	stopProfile, err := startCPUProfile(whole)
 	if err != nil {
 		return err
 	}
@@ -295,7 +307,7 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 					return res, err
 				}
 				m, count, writer = f.m, f.rows, f.cpu.Seconds()
-			} else if m, err = d.run(d.phase(name), o.duration); err != nil {
+			} else if m, err = d.runProfiled(d.phase(name), o.duration, round == 0 && name == o.profilePhase); err != nil {
 				return res, err
 			}
 			tx1, err := readTxCounts(a.Addr())

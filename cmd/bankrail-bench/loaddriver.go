@@ -88,6 +88,20 @@ type measured struct {
 	errors int
 }
 
+// runProfiled is run, writing the CPU profile (--cpuprofile) of this run
+// alone when profile is set.
+func (d *driver) runProfiled(p phaseSpec, dur time.Duration, profile bool) (measured, error) {
+	if !profile {
+		return d.run(p, dur)
+	}
+	stop, err := startCPUProfile(d.o.cpuProfile)
+	if err != nil {
+		return measured{}, err
+	}
+	defer stop()
+	return d.run(p, dur)
+}
+
 // run drives p from every connection for d.
 func (d *driver) run(p phaseSpec, dur time.Duration) (measured, error) {
 	if p.logInfo {

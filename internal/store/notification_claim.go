@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -31,12 +33,12 @@ func due() string { return fmt.Sprintf(dueCondition, tenantOffsetSQL("n.customer
 // scanned every due notification in time order and checked the pause and
 // skip per row: a paused application's backlog on every wake.)
 func (s *Store) dueApplications(ctx context.Context, r notify.ClaimRequest, limit int) ([]string, error) {
-	args := []any{micros(r.Due), micros(r.LeaseNow), micros(r.Due) + maxOffsetMicros, limit}
+	args := []any{micros(r.Due), micros(r.LeaseNow), micros(r.Due) + maxOffsetMicros}
 	skip := ""
 	if len(r.Skip) > 0 {
 		skip = " AND a.id NOT IN (" + inList(&args, r.Skip) + ")"
 	}
-	rows, err := s.read.QueryContext(ctx, `
+	query := `
 		WITH RECURSIVE apps(id) AS (
 			SELECT (SELECT application_id FROM notifications WHERE status = 'PENDING' ORDER BY application_id LIMIT 1)
 			UNION ALL
@@ -45,15 +47,26 @@ func (s *Store) dueApplications(ctx context.Context, r notify.ClaimRequest, limi
 			FROM apps WHERE apps.id IS NOT NULL
 		)
 		SELECT id FROM (
-			SELECT a.id, (SELECT n.next_attempt_at FROM notifications n WHERE n.application_id = a.id AND `+due()+`
+			SELECT a.id, (SELECT n.next_attempt_at FROM notifications n WHERE n.application_id = a.id AND ` + due() + `
 				ORDER BY n.next_attempt_at, n.id LIMIT 1) AS first_due
 			FROM apps a
-			WHERE a.id IS NOT NULL`+skip+`
+			WHERE a.id IS NOT NULL` + skip + `
 				AND NOT EXISTS (SELECT 1 FROM notification_endpoints e WHERE e.application_id = a.id AND e.paused_at IS NOT NULL)
 		) d
 		WHERE first_due IS NOT NULL
 		ORDER BY first_due, id
-		LIMIT $4`, args...)
+		LIMIT ` + strconv.Itoa(limit) // a literal: SQLite re-prepares a statement with a bound LIMIT at each run
+	var rows *sql.Rows
+	var err error
+	if skip == "" { // the common case: one text, prepared once (its parse cost more than its run on SQLite)
+		st, perr := s.prepared(ctx, s.read, query)
+		if perr != nil {
+			return nil, perr
+		}
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = s.read.QueryContext(ctx, query, args...)
+	}
 	if err != nil {
 		return nil, translate(err, "applications with due notifications")
 	}

@@ -34,7 +34,10 @@ func (s *Store) wakeAfterCommit(tx *sql.Tx) {
 // the caller (they are: both change the payment's row); if they are not,
 // one fails with CONFLICT instead of being misordered.
 func (s *Store) enqueue(ctx context.Context, tx *sql.Tx, now time.Time, msgs ...notify.Message) ([]string, error) {
-	if len(msgs) > 2 {
+	switch {
+	case len(msgs) == 0:
+		return nil, nil // nothing due: the dispatcher is not woken (a keyed create woke it on every commit)
+	case len(msgs) > 2:
 		return s.enqueueMany(ctx, tx, now, msgs)
 	}
 	made := make([]string, 0, len(msgs))

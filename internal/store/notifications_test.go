@@ -22,7 +22,7 @@ const (
 )
 
 // notifyFixture creates a customer with a child and an application.
-func notifyFixture(t *testing.T, s *store.Store) {
+func notifyFixture(t testing.TB, s *store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	for _, c := range []identity.Customer{{ID: nCustomer, Name: "N"}, {ID: nChild, Name: "NC", ParentID: nCustomer}, {ID: nStranger, Name: "S"}} {
