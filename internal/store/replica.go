@@ -59,7 +59,7 @@ type walPositions struct{ s *Store }
 func (p walPositions) Primary(ctx context.Context) (uint64, error) {
 	var lsn string
 	if err := p.s.write.QueryRowContext(ctx, `SELECT pg_current_wal_lsn()::text`).Scan(&lsn); err != nil {
-		return 0, fmt.Errorf("read the primary's WAL position: %w", err)
+		return 0, translate(err, "the primary's WAL position")
 	}
 	return parseLSN(lsn)
 }
