@@ -42,8 +42,8 @@ type levels struct {
 }
 
 func (l *levels) Enabled(context.Context, slog.Level) bool { return true }
-func (l *levels) WithAttrs([]slog.Attr) slog.Handler      { return l }
-func (l *levels) WithGroup(string) slog.Handler           { return l }
+func (l *levels) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *levels) WithGroup(string) slog.Handler            { return l }
 func (l *levels) Handle(_ context.Context, r slog.Record) error {
 	l.mu.Lock()
 	l.msgs[r.Level] = append(l.msgs[r.Level], r.Message)

@@ -24,7 +24,7 @@ func LowPriority(nice int, fn func() error) error {
 	errc := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread exits with this goroutine
-		_ = lowerThread(nice) // refused (a sandbox without the right): the work is done all the same, at the usual priority
+		_ = lowerThread(nice)  // refused (a sandbox without the right): the work is done all the same, at the usual priority
 		errc <- fn()
 	}()
 	return <-errc
