@@ -25,12 +25,13 @@ import (
 // openReplica opens the pool of the replica at url (plain on loopback,
 // as the primary's). It does not connect: a replica down at the start is
 // only skipped until it answers.
-func openReplica(url string, maxConns int) (*sql.DB, error) {
+func openReplica(url string, maxConns int, t Timeouts) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("open the replica: %w", err)
 	}
 	plainOnLoopback(cfg, url)
+	t.bound(cfg)
 	db := sql.OpenDB(stdlib.GetConnector(*cfg))
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
