@@ -1,6 +1,7 @@
 package dbtest
 
 import (
+	"bytes"
 	"net"
 	"net/url"
 	"sync"
@@ -19,6 +20,8 @@ type Proxy struct {
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{}
 	open   chan struct{} // closed while forwarding; replaced by Hang
+	cutOn  []byte        // CutOn's text; nil: none
+	cuts   int           // connections cut by CutOn
 }
 
 // NewProxy starts a proxy to the server of databaseURL (TCP only: a
@@ -82,7 +85,16 @@ func (p *Proxy) pipe(src, dst net.Conn) {
 		if n > 0 {
 			p.mu.Lock()
 			open := p.open
+			cut := p.cutOn != nil && bytes.Contains(buf[:n], p.cutOn)
+			if cut {
+				p.cutOn = nil
+				p.cuts++
+			}
 			p.mu.Unlock()
+			if cut {
+				p.Cut()
+				return
+			}
 			<-open // hung: held until healed
 			if _, werr := dst.Write(buf[:n]); werr != nil {
 				return
@@ -124,6 +136,23 @@ func (p *Proxy) Heal() {
 	default:
 		close(p.open)
 	}
+}
+
+// CutOn arms a cut: the first message either side sends that holds text
+// (a query's words) is not forwarded, and every connection is closed
+// instead, as when the server dies in the middle of that query's
+// transaction. It cuts once.
+func (p *Proxy) CutOn(text string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cutOn = []byte(text)
+}
+
+// Cuts counts the cuts CutOn made.
+func (p *Proxy) Cuts() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.cuts
 }
 
 // Cut closes every connection open now; new ones are forwarded.

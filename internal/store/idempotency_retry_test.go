@@ -81,4 +81,3 @@ func TestIdempotencyClaimRunsAgainAfterALostConnection(t *testing.T) {
 		t.Fatalf("another request's claim of the held key: %+v %v; want in flight", res, err)
 	}
 }
-

@@ -99,15 +99,18 @@ func parseLSN(text string) (uint64, error) {
 
 // listTx runs fn in a read transaction on the replica while it is within
 // its bound, else on the primary's read pool (readTx). A failure on the
-// replica that is not the answer itself (a lost connection, a query
-// cancelled by a conflict with the replica's recovery) runs fn again on
-// the primary: fn only reads, and must start its results afresh.
+// replica that is not the answer itself (a lost connection, classified
+// SERVICE_UNAVAILABLE or not, even in the middle of the page's read; a
+// query cancelled by a conflict with the replica's recovery) runs fn
+// again on the primary: fn only reads, and must start its results
+// afresh. Only when the primary fails too is the answer an error (503
+// with Retry-After for a lost connection).
 func (s *Store) listTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if !s.replicaFresh.Load() {
 		return s.readTx(ctx, fn)
 	}
 	err := readTxOn(ctx, s.replica, s.dialect, fn)
-	if err == nil || ctx.Err() != nil || errs.CodeOf(err) != errs.Internal {
+	if code := errs.CodeOf(err); err == nil || ctx.Err() != nil || (code != errs.Internal && code != errs.Unavailable) {
 		return err
 	}
 	s.log.Warn("a read on the replica failed; it is read on the primary", "err", err)
