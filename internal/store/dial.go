@@ -22,8 +22,8 @@ type Timeouts struct {
 	// sent data stays unacknowledged for Keepalive. 0: the system's.
 	Keepalive time.Duration
 	// Statement bounds the store's own statements that no request's
-	// context bounds: a group commit's BEGIN, SAVEPOINT and COMMIT. 0:
-	// none.
+	// context bounds: a group commit's BEGIN, SAVEPOINT and COMMIT, the
+	// coalesced count of the API rate limit. 0: none.
 	Statement time.Duration
 }
 
@@ -56,8 +56,15 @@ func (t Timeouts) bound(cfg *pgx.ConnConfig) {
 // statementContext is the context of one of the store's own statements
 // (Timeouts.Statement).
 func (s *Store) statementContext() (context.Context, context.CancelFunc) {
+	return s.detached(context.Background())
+}
+
+// detached is ctx without its cancellation (for work that several
+// requests wait for), bounded by Timeouts.Statement instead.
+func (s *Store) detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx = context.WithoutCancel(ctx)
 	if s.timeouts.Statement <= 0 {
-		return context.WithCancel(context.Background())
+		return context.WithCancel(ctx)
 	}
-	return context.WithTimeout(context.Background(), s.timeouts.Statement)
+	return context.WithTimeout(ctx, s.timeouts.Statement)
 }
