@@ -18,7 +18,7 @@ type downQueue struct {
 	mu    sync.Mutex
 	down  int
 	calls int
-	back  chan struct{} // closed at the first claim that succeeds
+	back  chan struct{} // closed at the claim after the first that succeeds (whose outcome was logged by then)
 }
 
 func (q *downQueue) Claim(context.Context, ClaimRequest) (Claimed, error) {
@@ -29,7 +29,7 @@ func (q *downQueue) Claim(context.Context, ClaimRequest) (Claimed, error) {
 		return Claimed{}, &errs.Error{Code: errs.Unavailable, Message: "The database is unavailable for a moment.",
 			RetryAfter: time.Second, Cause: errors.New("connection refused")}
 	}
-	if q.calls == q.down+1 {
+	if q.calls == q.down+2 {
 		close(q.back)
 	}
 	return Claimed{}, nil

@@ -55,6 +55,8 @@ func TestEveryRunsAtOnceOnWakeAndOnItsChannel(t *testing.T) {
 	wait(2, "on a wake")
 	close(next)
 	wait(3, "on the channel the last run returned")
+	wake <- struct{}{}
+	wait(4, "on a wake") // run 3's outcome was logged before run 4 began
 	cancel()
 	wg.Wait()
 	got := rec.at(slog.LevelInfo)
