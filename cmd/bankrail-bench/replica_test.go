@@ -16,6 +16,11 @@ import (
 //
 //	BANKRAIL_BENCH_REPLICA_PAYMENTS=1000000 BANKRAIL_BENCH_REPLICA_DURATION=60s BANKRAIL_BENCH_REPLICA_ROUNDS=6 \
 //	  go test -run TestReplicaPhase -v -timeout 30m ./cmd/bankrail-bench/
+//
+// BANKRAIL_BENCH_REPLICA_STANDBY_NICE=19 lowers the standby's processes'
+// CPU priority: a stand-in, on one shared machine, for a standby on a
+// machine of its own (its reads then take the processors only when the
+// primary and the service leave them).
 func TestReplicaPhase(t *testing.T) {
 	payments, duration, rounds := "2000", "3s", "3"
 	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_ROUNDS"); v != "" {
@@ -31,6 +36,16 @@ func TestReplicaPhase(t *testing.T) {
 		duration = v
 	}
 	c := pgcluster.Start(t, pgcluster.Options{Settings: []string{"shared_buffers = '256MB'", "max_wal_size = '4GB'"}})
+	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_STANDBY_NICE"); v != "" {
+		nice, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("BANKRAIL_BENCH_REPLICA_STANDBY_NICE=%q: %v", v, err)
+		}
+		if err := c.Renice(c.Standbys()[0], nice); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("the standby's processes run at nice %d (a stand-in for a machine of its own)", nice)
+	}
 	err := runReplica([]string{"--database-url", c.Primary().URL("postgres"), "--replica-url", c.Standbys()[0].URL("postgres"),
 		"--payments", payments, "--duration", duration, "--rounds", rounds})
 	if err != nil {

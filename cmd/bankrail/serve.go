@@ -63,6 +63,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"PostgreSQL only: a streaming standby of --database-url that list pages and report generation read on while it lags no more than --replica-max-lag (reads of one resource and within a change stay on the primary; a lagging or down replica is skipped; docs/operations.md, \"Read replicas\")")
 	fs.DurationVar(&cfg.ReplicaMaxLag, "replica-max-lag", cfg.ReplicaMaxLag, "the most a replica may lag and still serve reads (with --replica-url)")
 	fs.DurationVar(&cfg.ReplicaCheckInterval, "replica-check-interval", cfg.ReplicaCheckInterval, "how often the replica's lag is measured (with --replica-url)")
+	fs.DurationVar(&cfg.DatabaseConnectTimeout, "database-connect-timeout", cfg.DatabaseConnectTimeout, "PostgreSQL: the longest one attempt to connect to one host may take (a multi-host URL then tries the next)")
+	fs.DurationVar(&cfg.RequestTimeout, "request-timeout", cfg.RequestTimeout,
+		"how long an API request may wait before its answer begins: a database that does not answer (a network partition) is answered 503 with Retry-After then; also bounds each statement of a group commit (docs/operations.md, \"Timeouts and network partitions\")")
+	fs.DurationVar(&cfg.DatabaseKeepalive, "database-keepalive", cfg.DatabaseKeepalive, "PostgreSQL: how soon TCP finds a connection whose server is gone (keepalive probes while idle, TCP_USER_TIMEOUT while unanswered)")
+	fs.IntVar(&cfg.ReportConcurrency, "report-concurrency", cfg.ReportConcurrency, "how many reports this instance generates at once")
+	fs.IntVar(&cfg.ReportNice, "report-nice", cfg.ReportNice, "the CPU priority (nice, 1 to 19) of a report's generation, background work that must not starve the API (Linux; 0: the API's priority)")
 	fs.BoolVar(&cfg.TrustProxyHeaders, "trust-proxy-headers", cfg.TrustProxyHeaders,
 		"behind a proxy only: take the client address (sign-in throttles, audit log) from X-Forwarded-For, as the outermost trusted proxy saw it (--trusted-proxy-count, --trusted-proxies); entries left of it are the client's own claim and ignored")
 	fs.Func("trusted-proxies", "comma-separated networks (CIDR) of the proxies in front, e.g. 10.0.0.0/8,2001:db8::/32: the client is the right-most X-Forwarded-For hop outside them (needs --trust-proxy-headers)",

@@ -170,7 +170,8 @@ func open(ctx context.Context, cfg config.Config, log *slog.Logger, opts Options
 	a := &App{cfg: cfg, log: log}
 	openCtx, cancel := context.WithTimeout(ctx, ConnectTimeout)
 	st, err := store.Open(openCtx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath(),
-		ReplicaURL: cfg.ReplicaURL, ReplicaMaxLag: cfg.ReplicaMaxLag}, log)
+		ReplicaURL: cfg.ReplicaURL, ReplicaMaxLag: cfg.ReplicaMaxLag,
+		Timeouts: store.Timeouts{Connect: cfg.DatabaseConnectTimeout, Keepalive: cfg.DatabaseKeepalive, Statement: cfg.RequestTimeout}}, log)
 	cancel()
 	if err != nil && cfg.DatabaseURL != "" && ctx.Err() == nil {
 		return nil, databaseUnavailable(cfg.DatabaseURL, err)
@@ -262,7 +263,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		banks, a.clock, paymentCfg)
 	a.reports = report.NewService(report.Deps{Reports: a.store.Reports(), InTx: store.Transactor[report.Repos](a.store),
 		Data: a.store.ReportData(), Hierarchy: a.store, Accounts: report.LedgerAccounts{Ledger: a.store.Ledger()}, Banks: banks, Clock: a.clock,
-		Log: a.log.With("component", "reports"), Busy: func() bool { return a.inFlight.Load() > 0 }})
+		Log: a.log.With("component", "reports"), Busy: func() bool { return a.inFlight.Load() > 0 },
+		Aside: func(fn func() error) error { return worker.LowPriority(a.cfg.ReportNice, fn) }})
 	a.aliases = alias.NewService(a.store.Aliases(), store.Transactor[alias.Repos](a.store), keyGuard, a.clock,
 		a.log.With("component", "aliases"))
 	a.accounts.UseAliases(alias.Resolver{Aliases: a.store.Aliases()})
@@ -350,6 +352,8 @@ func (a *App) build(ctx context.Context, opts Options) error {
 
 		Dashboard: a.buildDashboard(mandates, channels, settings, state), // the web console, internal/dashboard
 		InFlight:  &a.inFlight,
+
+		RequestTimeout: a.cfg.RequestTimeout,
 	}
 	a.adapterDeps = append(a.adapterDeps, apiDeps)
 	a.http = httpapi.New(apiDeps)

@@ -48,7 +48,7 @@ func (a *App) buildJobs(ctx context.Context, keys *idempotency.Guard, cfg job.Co
 		}
 		return a.enqueuePurge(ctx, queue, a.clock.Now().Add(purgeEvery))
 	}, job.Concurrency(1))
-	job.Register(kinds, report.KindGenerate, a.reports.Generate, job.Concurrency(2)) // CPU and a read transaction each
+	job.Register(kinds, report.KindGenerate, a.reports.Generate, job.Concurrency(max(a.cfg.ReportConcurrency, 1))) // CPU and a read transaction each
 	job.Register(kinds, alias.KindIssue, a.aliases.Issue, job.Concurrency(2))
 	job.Register(kinds, refund.KindSettle, a.refunds.Settle, job.Concurrency(8)) // short; a merchant waits for each
 	if a.xs2a != nil {

@@ -114,6 +114,26 @@ type Config struct {
 	ReplicaURL           string
 	ReplicaMaxLag        time.Duration
 	ReplicaCheckInterval time.Duration
+
+	// The database's timeouts (docs/operations.md, "Timeouts and network
+	// partitions"; validateDatabase): DatabaseConnectTimeout bounds one
+	// attempt to connect to one host; RequestTimeout is how long an API
+	// request may wait before its answer begins (a database that does
+	// not answer, say across a network partition, is answered 503 with
+	// Retry-After then) and bounds each statement of the store's own (a
+	// group commit's BEGIN and COMMIT); DatabaseKeepalive is how soon a
+	// connection whose peer is gone is found dead by TCP (keepalive
+	// probes while idle, TCP_USER_TIMEOUT while a request is unanswered).
+	DatabaseConnectTimeout time.Duration
+	RequestTimeout         time.Duration
+	DatabaseKeepalive      time.Duration
+
+	// ReportConcurrency is how many reports an instance generates at once;
+	// ReportNice is the CPU priority (nice, 0 to 19) of the thread that
+	// reads, formats and compresses a report: 19, the lowest, by default,
+	// so that background work never starves the API; 0 turns it off.
+	ReportConcurrency int
+	ReportNice        int
 }
 
 // DefaultTransfersInterval is how often the transfers folder is worked.
@@ -160,6 +180,12 @@ func Default() Config {
 		TransfersInterval:     DefaultTransfersInterval,
 		ReplicaMaxLag:         replica.DefaultMaxLag,
 		ReplicaCheckInterval:  replica.DefaultInterval,
+
+		DatabaseConnectTimeout: DefaultDatabaseConnectTimeout,
+		RequestTimeout:         DefaultRequestTimeout,
+		DatabaseKeepalive:      DefaultDatabaseKeepalive,
+		ReportConcurrency:      DefaultReportConcurrency,
+		ReportNice:             DefaultReportNice,
 
 		SandboxInstanceControls: true,
 	}
@@ -218,6 +244,7 @@ func (c *Config) Validate() error {
 	if c.ReplicaURL != "" {
 		c.validateReplica(add)
 	}
+	c.validateDatabase(add)
 	if !c.UsesPostgres() && c.DataDir == "" {
 		add("--data-dir is required when no --database-url is given")
 	}

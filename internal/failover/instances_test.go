@@ -33,18 +33,28 @@ const (
 // wall clock and its workers running: as `bankrail serve` runs it.
 func instance(t *testing.T, databaseURL, notificationURL string) (*app.App, string) {
 	t.Helper()
+	return instanceWith(t, databaseURL, notificationURL, nil)
+}
+
+// instanceWith is instance with its configuration changed by set (nil:
+// the defaults).
+func instanceWith(t *testing.T, databaseURL, notificationURL string, set func(*config.Config)) (*app.App, string) {
+	t.Helper()
 	cfg := config.Default()
 	cfg.DataDir = t.TempDir()
 	cfg.DatabaseURL = databaseURL
 	cfg.Addr = "127.0.0.1:0"
 	cfg.PublicURL = "http://bankrail.test"
+	if set != nil {
+		set(&cfg)
+	}
 	hp := identity.HashParams{Time: 1, Memory: 1024, Threads: 1}
 	f := seed.File{Customers: []seed.Customer{{ID: customerID, Name: "Failover Shop",
 		Applications: []seed.Application{{ClientID: clientID, ClientSecret: clientSecret,
 			NotificationURL: notificationURL, NotificationSecret: "failover-notification-secret"}},
 		Users:    []seed.User{{Username: username, Password: password, Role: "MERCHANT"}},
 		Accounts: []seed.Account{{ID: accountID, Currency: "EUR"}}}}}
-	log := slog.New(slog.DiscardHandler) // the switch logs an ERROR per poll; BANKRAIL_TEST_LOG=1 shows them
+	log := slog.New(slog.DiscardHandler) // BANKRAIL_TEST_LOG=1 shows the warnings
 	if os.Getenv("BANKRAIL_TEST_LOG") == "1" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}

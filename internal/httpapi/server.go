@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/bankrail/bankrail/internal/alias"
 	"github.com/bankrail/bankrail/internal/auth"
@@ -88,6 +89,11 @@ type Deps struct {
 	// refused database connection (store.Unavailable), else err; nil:
 	// every uncoded error is internal.
 	Unavailable func(err error) error
+
+	// RequestTimeout is how long a request may wait before its answer
+	// begins; it is then answered 503 SERVICE_UNAVAILABLE with
+	// Retry-After (bounded). 0: no bound.
+	RequestTimeout time.Duration
 
 	// InFlight counts the requests being answered (nil: not counted); a
 	// report generation gives way while it is above zero (report.Deps.Busy).
@@ -183,6 +189,8 @@ func (s *Server) handle(pattern string, h handlerFunc, opts ...routeOption) {
 		if rt.legacy {
 			r = asLegacy(w, r)
 		}
+		w, r, done := s.bounded(w, r)
+		defer done()
 		if err := s.serveRetrying(w, r, func(w http.ResponseWriter, r *http.Request) error {
 			r, err := s.guard(r, rt)
 			if err != nil {
@@ -190,7 +198,7 @@ func (s *Server) handle(pattern string, h handlerFunc, opts ...routeOption) {
 			}
 			return h(w, s.audited(r, pattern, rt))
 		}); err != nil {
-			s.writeError(w, r, err)
+			s.writeError(w, r, s.timedOut(r, err))
 		}
 	}))
 }

@@ -23,6 +23,10 @@ func TestDecide(t *testing.T) {
 		{"holder's lease ran out", pending, Claim{RequestHash: "h1", Now: now.Add(2 * time.Second)}, DecisionClaimed},
 		{"expired key is reusable", stored, Claim{RequestHash: "h2", Now: now.Add(time.Hour)}, DecisionClaimed},
 		{"strict refuses a replay", stored, Claim{RequestHash: "h1", Now: now, Strict: true}, DecisionUsed},
+		{"its own claim, committed before its answer was lost", Record{RequestHash: "h1", Token: "t1", ExpiresAt: now.Add(time.Hour), LockedUntil: now.Add(time.Second)},
+			Claim{RequestHash: "h1", Token: "t1", Now: now}, DecisionClaimed},
+		{"its own token, finished: a replay", Record{RequestHash: "h1", Token: "t1", Done: true, ExpiresAt: now.Add(time.Hour)},
+			Claim{RequestHash: "h1", Token: "t1", Now: now}, DecisionReplay},
 		{"strict lets an expired key go", stored, Claim{RequestHash: "h1", Now: now.Add(2 * time.Hour), Strict: true}, DecisionClaimed},
 	}
 	for _, tt := range tests {

@@ -79,6 +79,10 @@ func Decide(existing Record, c Claim) Decision {
 		return DecisionClaimed
 	}
 	switch {
+	case c.Token != "" && existing.Token == c.Token && !existing.Done:
+		// This claim's own, made before its answer was lost (the store
+		// runs a claim again after a lost connection).
+		return DecisionClaimed
 	case c.Strict:
 		return DecisionUsed
 	case existing.RequestHash != c.RequestHash:

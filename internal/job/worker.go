@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/worker"
 )
 
 // Config are a worker's settings.
@@ -80,6 +81,8 @@ type Worker struct {
 	clock clock.Clock
 	log   *slog.Logger
 	cfg   Config
+	// outage logs the claims' failures, quietly while the database is away.
+	outage *worker.Outage
 
 	wake   chan struct{}
 	cancel context.CancelFunc
@@ -96,6 +99,7 @@ type Worker struct {
 // time from clk.
 func NewWorker(queue Queue, kinds *Registry, clk clock.Clock, log *slog.Logger, cfg Config) *Worker {
 	return &Worker{queue: queue, kinds: kinds, clock: clk, log: log, cfg: cfg.withDefaults(), wake: make(chan struct{}, 1),
+		outage:  worker.NewOutage(log, "job worker: claim jobs", nil),
 		running: map[string]int{}, ended: make(chan struct{})}
 }
 
@@ -115,21 +119,11 @@ func (w *Worker) Start(ctx context.Context) {
 	w.done.Add(1)
 	go func() {
 		defer w.done.Done()
-		t := time.NewTicker(w.cfg.Poll)
-		defer t.Stop()
-		for {
+		worker.Every(ctx, w.cfg.Poll, func(ctx context.Context) (<-chan struct{}, error) {
 			ended := w.slotFreed() // before the claim: a job that ends during it is not missed
-			if _, err := w.fill(ctx); err != nil && ctx.Err() == nil {
-				w.log.Warn("job worker: claim failed", "err", err)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			case <-w.wake:
-			case <-ended:
-			}
-		}
+			_, err := w.fill(ctx)
+			return ended, err
+		}, worker.EveryOptions{AtOnce: true, Wake: w.wake, Log: w.outage})
 	}()
 }
 

@@ -144,3 +144,21 @@ func killTree(pid int) error {
 	}
 	return nil
 }
+
+// Renice sets the CPU priority (nice, up to 19, the lowest) of node n's
+// server and of every process it has forked; the backends it forks later
+// inherit it. A benchmark uses it to stand in for a standby on a machine
+// of its own: on a shared machine the standby's work then takes the
+// processors only when the primary and the service leave them.
+func (c *Cluster) Renice(n *Node, nice int) error {
+	pid, err := postmasterPID(n.Dir)
+	if err != nil {
+		return err
+	}
+	for _, p := range append([]int{pid}, children(pid)...) {
+		if err := syscall.Setpriority(syscall.PRIO_PROCESS, p, nice); err != nil && !gone(p) {
+			return fmt.Errorf("renice %s's process %d: %w", n.Name, p, err)
+		}
+	}
+	return nil
+}

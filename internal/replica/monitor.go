@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/clock"
+	"github.com/bankrail/bankrail/internal/worker"
 )
 
 // Monitor measures the replica's lag every Config.Interval and tells its
@@ -21,6 +22,9 @@ type Monitor struct {
 	clock clock.Clock
 	cfg   Config
 	log   *slog.Logger
+	// outage logs the checks' failures (the primary's position unread),
+	// quietly while the database is away.
+	outage *worker.Outage
 
 	mu    sync.Mutex // one check at a time
 	meter Lagometer
@@ -33,7 +37,8 @@ type Monitor struct {
 // NewMonitor returns a monitor of the replica whose positions pos reads;
 // obs may be nil. cfg's zero fields take the defaults.
 func NewMonitor(pos Positions, sw Switch, obs Observer, clk clock.Clock, cfg Config, log *slog.Logger) *Monitor {
-	return &Monitor{pos: pos, sw: sw, obs: obs, clock: clk, cfg: cfg.WithDefaults(), log: log}
+	return &Monitor{pos: pos, sw: sw, obs: obs, clock: clk, cfg: cfg.WithDefaults(), log: log,
+		outage: worker.NewOutage(log, "replica lag", nil)}
 }
 
 // Check measures the lag once and switches the replica on or off. Its
@@ -94,20 +99,11 @@ func (m *Monitor) Start(ctx context.Context) {
 	m.done.Add(1)
 	go func() {
 		defer m.done.Done()
-		t := time.NewTicker(m.cfg.Interval)
-		defer t.Stop()
-		for {
+		worker.Every(ctx, m.cfg.Interval, func(ctx context.Context) (<-chan struct{}, error) {
 			check, cancel := context.WithTimeout(ctx, m.cfg.MaxLag)
-			if err := m.Check(check); err != nil && ctx.Err() == nil {
-				m.log.Warn("background task failed", "task", "replica lag", "err", err)
-			}
-			cancel()
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-		}
+			defer cancel()
+			return nil, m.Check(check)
+		}, worker.EveryOptions{AtOnce: true, Log: m.outage})
 	}()
 }
 

@@ -37,6 +37,7 @@ type Service struct {
 	log      *slog.Logger
 	chunk    int
 	busy     func() bool // the API has requests in flight: a generation gives way (pacer)
+	aside    func(fn func() error) error
 }
 
 // Deps are what a Service needs.
@@ -54,6 +55,11 @@ type Deps struct {
 	// generation then takes at most about half of the time it could
 	// (pacer). Nil: generations never pause.
 	Busy func() bool
+	// Aside runs a generation's reading, formatting and compression (fn)
+	// as background work: on a thread of low CPU priority
+	// (worker.LowPriority), so that a report never starves the API. Nil:
+	// fn runs as it is.
+	Aside func(fn func() error) error
 }
 
 // DefaultChunkSize is how many compressed bytes a stored chunk holds.
@@ -64,8 +70,11 @@ func NewService(d Deps) *Service {
 	if d.ChunkSize <= 0 {
 		d.ChunkSize = DefaultChunkSize
 	}
+	if d.Aside == nil {
+		d.Aside = func(fn func() error) error { return fn() }
+	}
 	return &Service{repo: d.Reports, inTx: d.InTx, tree: d.Hierarchy, accounts: d.Accounts,
-		sources: sources(d.Data, d.Banks), clock: d.Clock, log: d.Log, chunk: d.ChunkSize, busy: d.Busy}
+		sources: sources(d.Data, d.Banks), clock: d.Clock, log: d.Log, chunk: d.ChunkSize, busy: d.Busy, aside: d.Aside}
 }
 
 // Create checks every rule of the contract at once (one VALIDATION_FAILURE
@@ -181,7 +190,7 @@ func (s *Service) Generate(ctx context.Context, args GenerateArgs) error {
 		return s.finish(ctx, r, Failed, fmt.Errorf("gave up after %d attempts", MaxAttempts))
 	}
 	start := time.Now() // basetime: how long the generation took, for the log
-	if err := s.write(ctx, &r); err != nil {
+	if err := s.aside(func() error { return s.write(ctx, &r) }); err != nil {
 		if r.Attempt >= MaxAttempts {
 			return s.finish(ctx, r, Failed, err)
 		}

@@ -213,7 +213,7 @@ func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
 // those whose context ended before their turn), for runWithSavepoints.
 func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 	start := startTx()
-	tx, conn := g.beginGroup(s, batch)
+	tx, conn, _ := g.beginGroup(s, batch)
 	if tx == nil {
 		return nil
 	}
@@ -258,9 +258,8 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 // the refused units (which wrote nothing) run again alone, and see what
 // the commit left once the rows they lock are free.
 func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
-	ctx := context.Background() // the group's; each unit's statements use its own context
 	start := startTx()
-	tx, conn := g.beginGroup(s, batch)
+	tx, conn, ctx := g.beginGroup(s, batch)
 	if tx == nil {
 		return
 	}
@@ -270,7 +269,7 @@ func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 		if !g.enter(s, tx, u) {
 			continue
 		}
-		if broken = !g.runSavepointed(ctx, tx, conn, u); broken {
+		if broken = !g.runSavepointed(ctx, tx, conn.conn, u); broken {
 			break
 		}
 		if u.refusal == nil && !u.lost {
@@ -351,32 +350,46 @@ func (g *groupCommit) enter(s *Store, tx *sql.Tx, u *unit) bool {
 // beginGroup begins the transaction of a group; on PostgreSQL on a
 // connection of its own, which flushUnit reaches the queue of its writes
 // through (the caller closes it, closeGroupConn, as soon as the transaction
-// ended; nil on SQLite, which queues nothing). When it cannot begin, it
-// answers every unit with that error and returns nil.
-func (g *groupCommit) beginGroup(s *Store, batch []*unit) (*sql.Tx, *sql.Conn) {
-	ctx := context.Background() // the group's; each unit's statements use its own context
-	var conn *sql.Conn
+// ended; nil on SQLite, which queues nothing). The group's context (ctx,
+// its BEGIN, SAVEPOINT and COMMIT; each unit's statements use the unit's
+// own) is bounded by Timeouts.Statement: a database that stops answering
+// (a network partition) fails the group instead of holding its units for
+// ever. When it cannot begin, it answers every unit with that error and
+// returns a nil transaction.
+func (g *groupCommit) beginGroup(s *Store, batch []*unit) (*sql.Tx, groupConn, context.Context) {
+	ctx, cancel := s.statementContext()
+	gc := groupConn{cancel: cancel}
 	var tx *sql.Tx
 	var err error
 	if s.dialect != Postgres {
 		tx, err = s.write.BeginTx(ctx, nil)
-	} else if conn, err = s.write.Conn(ctx); err == nil {
-		if tx, err = conn.BeginTx(ctx, nil); err != nil {
-			closeGroupConn(conn) // the begin's error is the one to report
-		}
+	} else if gc.conn, err = s.write.Conn(ctx); err == nil {
+		tx, err = gc.conn.BeginTx(ctx, nil)
 	}
 	if err != nil {
+		closeGroupConn(gc) // the begin's error is the one to report
 		for _, u := range batch {
 			u.finish(fmt.Errorf("begin transaction: %w", err))
 		}
-		return nil, nil
+		return nil, groupConn{}, nil
 	}
-	return tx, conn
+	return tx, gc, ctx
 }
 
-// closeGroupConn gives a group's connection (nil on SQLite) back to the pool.
-func closeGroupConn(conn *sql.Conn) {
-	if conn != nil {
-		_ = conn.Close() // the transaction's outcome is known: nothing to report
+// groupConn is a group's connection (nil on SQLite) and the end of its
+// context.
+type groupConn struct {
+	conn   *sql.Conn
+	cancel context.CancelFunc
+}
+
+// closeGroupConn gives a group's connection back to the pool and ends its
+// context.
+func closeGroupConn(c groupConn) {
+	if c.conn != nil {
+		_ = c.conn.Close() // the transaction's outcome is known: nothing to report
+	}
+	if c.cancel != nil {
+		c.cancel()
 	}
 }

@@ -17,10 +17,23 @@ var _ idempotency.Keys = keys{}
 // Claim inserts the key as pending, or, when it is already stored, locks it
 // and applies idempotency.Decide, taking it over when that says so. The
 // unique (customer_id, idem_key) key makes two concurrent claims, on any
-// number of instances, serialise in the database.
+// number of instances, serialise in the database. A claim that lost its
+// connection runs again (retry): one that never reached the server, or
+// was rolled back with it, is simply made; one whose commit was made
+// before its answer was lost finds the key under its own token, which
+// idempotency.Decide gives back to it.
 func (k keys) Claim(ctx context.Context, c idempotency.Claim) (idempotency.ClaimResult, error) {
 	var res idempotency.ClaimResult
-	err := k.s.inTx(ctx, func(tx *sql.Tx) error {
+	err := k.s.retry(ctx, "idempotency claim", func() error {
+		res = idempotency.ClaimResult{}
+		return k.claim(ctx, c, &res)
+	}, lostAnyway)
+	return res, err
+}
+
+// claim is one attempt of Claim, in one transaction.
+func (k keys) claim(ctx context.Context, c idempotency.Claim, res *idempotency.ClaimResult) error {
+	return k.s.inTx(ctx, func(tx *sql.Tx) error {
 		if k.s.dialect == Postgres {
 			// The claim may be lost in a crash without harm: the use case's
 			// transaction that follows commits durably, and PostgreSQL's WAL
@@ -48,7 +61,7 @@ func (k keys) Claim(ctx context.Context, c idempotency.Claim) (idempotency.Claim
 		if err != nil {
 			return translate(err, "idempotency key")
 		}
-		res = idempotency.ClaimResult{Decision: idempotency.Decide(rec, c), Record: rec}
+		*res = idempotency.ClaimResult{Decision: idempotency.Decide(rec, c), Record: rec}
 		if res.Decision != idempotency.DecisionClaimed {
 			return nil
 		}
@@ -59,15 +72,18 @@ func (k keys) Claim(ctx context.Context, c idempotency.Claim) (idempotency.Claim
 			c.CustomerID, c.Key, c.RequestHash, c.Token, micros(c.Now), micros(c.Now.Add(c.TTL)), micros(c.Now.Add(c.Lease)))
 		return translate(err, "take over idempotency key")
 	})
-	return res, err
 }
 
-// Release forgets a pending key still held with t.Token.
+// Release forgets a pending key still held with t.Token; a release that
+// lost its connection runs again (deleting what a token holds twice is
+// deleting it once).
 func (k keys) Release(ctx context.Context, t idempotency.Ticket) error {
-	_, err := k.s.write.ExecContext(ctx,
-		`DELETE FROM idempotency_keys WHERE customer_id = $1 AND idem_key = $2 AND token = $3 AND done = 0`,
-		t.CustomerID, t.Key, t.Token)
-	return translate(err, "release idempotency key")
+	return k.s.retry(ctx, "idempotency release", func() error {
+		_, err := k.s.write.ExecContext(ctx,
+			`DELETE FROM idempotency_keys WHERE customer_id = $1 AND idem_key = $2 AND token = $3 AND done = 0`,
+			t.CustomerID, t.Key, t.Token)
+		return translate(err, "release idempotency key")
+	}, lostAnyway)
 }
 
 // keyCompleter stores results under keys inside a unit of work.

@@ -103,8 +103,11 @@ func (c *requestCounts) send(ctx context.Context, s *Store, k countKey, st *coun
 	n := b.n // no request joins b once its turn came (st.next moved on)
 	c.statements++
 	c.mu.Unlock()
-	// The batch's requests wait for it: their first's cancellation is not theirs.
-	err := s.write.QueryRowContext(context.WithoutCancel(ctx), `
+	// The batch's requests wait for it: their first's cancellation is not
+	// theirs; the statement timeout bounds it (a partition).
+	ctx, cancel := s.detached(ctx)
+	defer cancel()
+	err := s.write.QueryRowContext(ctx, `
 		INSERT INTO api_rate_limits (application, window_start, requests) VALUES ($1, $2, $3)
 		ON CONFLICT (application) DO UPDATE SET
 			requests     = CASE WHEN api_rate_limits.window_start >= $2 THEN api_rate_limits.requests + $3 ELSE $3 END,

@@ -25,12 +25,13 @@ import (
 // openReplica opens the pool of the replica at url (plain on loopback,
 // as the primary's). It does not connect: a replica down at the start is
 // only skipped until it answers.
-func openReplica(url string, maxConns int) (*sql.DB, error) {
+func openReplica(url string, maxConns int, t Timeouts) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("open the replica: %w", err)
 	}
 	plainOnLoopback(cfg, url)
+	t.bound(cfg)
 	db := sql.OpenDB(stdlib.GetConnector(*cfg))
 	db.SetMaxOpenConns(maxConns)
 	db.SetMaxIdleConns(maxConns)
@@ -59,7 +60,7 @@ type walPositions struct{ s *Store }
 func (p walPositions) Primary(ctx context.Context) (uint64, error) {
 	var lsn string
 	if err := p.s.write.QueryRowContext(ctx, `SELECT pg_current_wal_lsn()::text`).Scan(&lsn); err != nil {
-		return 0, fmt.Errorf("read the primary's WAL position: %w", err)
+		return 0, translate(err, "the primary's WAL position")
 	}
 	return parseLSN(lsn)
 }
@@ -98,15 +99,18 @@ func parseLSN(text string) (uint64, error) {
 
 // listTx runs fn in a read transaction on the replica while it is within
 // its bound, else on the primary's read pool (readTx). A failure on the
-// replica that is not the answer itself (a lost connection, a query
-// cancelled by a conflict with the replica's recovery) runs fn again on
-// the primary: fn only reads, and must start its results afresh.
+// replica that is not the answer itself (a lost connection, classified
+// SERVICE_UNAVAILABLE or not, even in the middle of the page's read; a
+// query cancelled by a conflict with the replica's recovery) runs fn
+// again on the primary: fn only reads, and must start its results
+// afresh. Only when the primary fails too is the answer an error (503
+// with Retry-After for a lost connection).
 func (s *Store) listTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if !s.replicaFresh.Load() {
 		return s.readTx(ctx, fn)
 	}
 	err := readTxOn(ctx, s.replica, s.dialect, fn)
-	if err == nil || ctx.Err() != nil || errs.CodeOf(err) != errs.Internal {
+	if code := errs.CodeOf(err); err == nil || ctx.Err() != nil || (code != errs.Internal && code != errs.Unavailable) {
 		return err
 	}
 	s.log.Warn("a read on the replica failed; it is read on the primary", "err", err)

@@ -108,3 +108,30 @@ func TestReplicaDownListReadsOnThePrimary(t *testing.T) {
 		t.Fatalf("fallbacks %d, want 1", s.ReplicaFallbacks())
 	}
 }
+
+// A replica that dies in the middle of a list page's read (its read
+// transaction begun, the page's query cut: the connections closed as
+// when the server dies) costs the list nothing: the page is read on the
+// primary, never an error.
+func TestReplicaDyingMidListReadsOnThePrimary(t *testing.T) {
+	t.Parallel()
+	db := dbtest.Migrated(t, dbtest.Postgres)
+	proxy := dbtest.NewProxy(t, db.DatabaseURL) // the replica: the same database, through a proxy the test cuts
+	s, err := openWithReplica(t, db, proxy.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.UseReplica(true)
+	ctx := context.Background()
+	proxy.CutOn("customer_tree") // the page's first query (its count), sent with its text: not yet prepared on the connection
+	page, err := s.Payments().ListPage(ctx, "nobody", payment.ListFilter{Page: 1, Limit: 10})
+	if proxy.Cuts() != 1 {
+		t.Fatal("the proxy cut no query: the page was not read on the replica")
+	}
+	if err != nil || len(page.Items) != 0 {
+		t.Fatalf("a list whose replica died mid-read: %+v %v; want the primary's (empty) page", page, err)
+	}
+	if s.ReplicaFallbacks() != 1 {
+		t.Fatalf("fallbacks %d, want 1", s.ReplicaFallbacks())
+	}
+}

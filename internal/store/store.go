@@ -46,6 +46,8 @@ type Options struct {
 	// ReplicaMaxLag bounds how long a report waits for the replica to
 	// catch up before it reads on the primary (replica.DefaultMaxLag).
 	ReplicaMaxLag time.Duration
+	// Timeouts bound the connections (dial.go); the zero value: none.
+	Timeouts Timeouts
 }
 
 // Store is the database behind bankrail. It is safe for concurrent use.
@@ -71,6 +73,7 @@ type Store struct {
 	replicaMaxLag    time.Duration     // the longest a report waits for the replica
 	replicaFallbacks atomic.Uint64     // reads meant for the replica read on the primary
 	positions        replica.Positions // WAL positions (replaced in tests)
+	timeouts         Timeouts          // the connections' bounds (dial.go)
 }
 
 // Open connects to the database described by opts. It does not migrate.
@@ -81,6 +84,7 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
 		plainOnLoopback(cfg, opts.DatabaseURL)
+		opts.Timeouts.bound(cfg)
 		sent := new(atomic.Int64)
 		db := sql.OpenDB(pipeConnector{Connector: stdlib.GetConnector(*cfg), sent: sent})
 		maxConns := opts.MaxConns
@@ -90,13 +94,13 @@ func Open(ctx context.Context, opts Options, log *slog.Logger) (*Store, error) {
 		db.SetMaxOpenConns(maxConns)
 		db.SetMaxIdleConns(maxConns)
 		db.SetConnMaxIdleTime(5 * time.Minute)
-		s := &Store{dialect: Postgres, write: db, read: db, log: log, runTwice: runUnitsTwice(), pipelined: sent}
+		s := &Store{dialect: Postgres, write: db, read: db, log: log, runTwice: runUnitsTwice(), pipelined: sent, timeouts: opts.Timeouts}
 		if err := s.Ping(ctx); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("connect to postgres: %w", err)
 		}
 		if opts.ReplicaURL != "" {
-			if s.replica, err = openReplica(opts.ReplicaURL, maxConns); err != nil {
+			if s.replica, err = openReplica(opts.ReplicaURL, maxConns, opts.Timeouts); err != nil {
 				db.Close()
 				return nil, err
 			}

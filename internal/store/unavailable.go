@@ -84,14 +84,20 @@ const (
 // commit whose outcome is unknown is not run again: the client retries it
 // under its Idempotency-Key. The error left is classified (Unavailable).
 func (s *Store) retryLost(ctx context.Context, run func() error) error {
+	return s.retry(ctx, "unit of work", run, lostBeforeCommit)
+}
+
+// retry runs run again, up to unitAttempts times with a doubling wait,
+// while again says its error may be retried (PostgreSQL only); what it
+// logs names what. The error left is classified (Unavailable).
+func (s *Store) retry(ctx context.Context, what string, run func() error, again func(error) bool) error {
 	wait := unitBackoff
 	for attempt := 1; ; attempt++ {
 		err := run()
-		if err == nil || s.dialect != Postgres || attempt == unitAttempts || !lostBeforeCommit(err) {
+		if err == nil || s.dialect != Postgres || attempt == unitAttempts || !again(err) {
 			return Unavailable(err)
 		}
-		s.log.WarnContext(ctx, "unit of work lost its database connection before its commit; running it again",
-			"attempt", attempt, "err", err)
+		s.log.WarnContext(ctx, what+" lost its database connection; running it again", "attempt", attempt, "err", err)
 		select {
 		case <-ctx.Done():
 			return Unavailable(err)
@@ -99,6 +105,15 @@ func (s *Store) retryLost(ctx context.Context, run func() error) error {
 		}
 		wait *= 2
 	}
+}
+
+// lostAnyway reports an error that is a lost connection, whether or not a
+// commit's outcome is unknown: for what is safe to run again even when its
+// commit may have been made (an idempotency claim, which knows its own
+// token; a release, which deletes what its token holds).
+func lostAnyway(err error) bool {
+	code := errs.CodeOf(err)
+	return (code == errs.Internal || code == errs.Unavailable) && connectionLost(err)
 }
 
 // lostBeforeCommit reports a unit's error that is a lost connection (as

@@ -16,7 +16,7 @@ type Periodic struct {
 	name     string
 	interval time.Duration
 	fn       func(ctx context.Context) error
-	log      *slog.Logger
+	outage   *Outage       // its failures, logged quietly while the database is away
 	wake     chan struct{} // one pending wake at most
 
 	cancel context.CancelFunc
@@ -24,9 +24,10 @@ type Periodic struct {
 }
 
 // NewPeriodic returns a worker that calls fn every interval; errors are
-// logged under name and the next tick tries again.
+// logged under name (Outage: quietly while the database is away) and the
+// next tick tries again.
 func NewPeriodic(name string, interval time.Duration, log *slog.Logger, fn func(ctx context.Context) error) *Periodic {
-	return &Periodic{name: name, interval: interval, fn: fn, log: log, wake: make(chan struct{}, 1)}
+	return &Periodic{name: name, interval: interval, fn: fn, outage: NewOutage(log, name, nil), wake: make(chan struct{}, 1)}
 }
 
 // Wake makes the worker call fn at once (after the call in progress, if
@@ -46,22 +47,8 @@ func (p *Periodic) Start(ctx context.Context) {
 	p.done.Add(1)
 	go func() {
 		defer p.done.Done()
-		t := time.NewTicker(p.interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			case <-p.wake:
-			}
-			if ctx.Err() != nil {
-				return
-			}
-			if err := p.fn(ctx); err != nil && ctx.Err() == nil {
-				p.log.Warn("background task failed", "task", p.name, "err", err)
-			}
-		}
+		Every(ctx, p.interval, func(ctx context.Context) (<-chan struct{}, error) { return nil, p.fn(ctx) },
+			EveryOptions{Wake: p.wake, Log: p.outage})
 	}()
 }
 

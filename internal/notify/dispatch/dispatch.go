@@ -15,6 +15,7 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/notify"
+	"github.com/bankrail/bankrail/internal/worker"
 )
 
 // Store is the outbox as the dispatcher uses it (internal/store).
@@ -80,12 +81,15 @@ const DefaultLease = 15 * time.Second
 // Dispatcher delivers notifications in the background. Start it once; Stop
 // it before closing the store.
 type Dispatcher struct {
-	store   Store
-	clock   clock.Clock
-	log     *slog.Logger
-	opts    Options
-	client  *http.Client
-	metrics *Metrics
+	store Store
+	clock clock.Clock
+	log   *slog.Logger
+	// claimLog logs the claims' failures, quietly while the database is
+	// away (a failover, a partition).
+	claimLog *worker.Outage
+	opts     Options
+	client   *http.Client
+	metrics  *Metrics
 
 	wake    chan struct{}
 	results chan result
@@ -114,7 +118,7 @@ type result struct {
 // New returns a dispatcher; nothing runs until Start.
 func New(store Store, clk clock.Clock, log *slog.Logger, opts Options) *Dispatcher {
 	opts.defaults()
-	d := &Dispatcher{store: store, clock: clk, log: log, opts: opts, metrics: opts.Metrics,
+	d := &Dispatcher{store: store, clock: clk, log: log, claimLog: worker.NewOutage(log, "claim notifications", nil), opts: opts, metrics: opts.Metrics,
 		client: newClient(opts.Guard, opts.Concurrency), wake: make(chan struct{}, 1),
 		results: make(chan result, opts.Concurrency), perApp: map[string]int{}, leases: map[string]int{}}
 	store.OnNotificationsDue(d.Wake)
@@ -214,8 +218,10 @@ func (d *Dispatcher) fill(ctx context.Context) {
 			return
 		}
 		claims, err := d.store.ClaimNotifications(ctx, req)
+		if ctx.Err() == nil {
+			d.claimLog.Observe(err) // quiet while the database is away: its first failure and its return
+		}
 		if err != nil {
-			d.logErr(ctx, "claim notifications", err)
 			return
 		}
 		for _, c := range claims {
