@@ -122,7 +122,7 @@ func (s *Server) routes() {
 	// Bank statements and reconciliation exceptions: the instance's
 	// operators only (a tenant gets 403 ACCESS_DENIED).
 	if s.Statements != nil {
-		s.handle("POST /statements", s.importStatement, needs(identity.BankFilesImport), versioned)
+		s.handle("POST /statements", s.importStatement, needs(identity.BankFilesImport), versioned, unbounded)
 		s.handle("GET /statements", s.listStatements, needs(identity.BankFilesRead), versioned)
 		s.handle("GET /reconciliation-exceptions", s.listReconciliationExceptions, needs(identity.BankFilesRead), versioned)
 		s.handle("POST /reconciliation-exceptions/{id}/resolve", s.resolveReconciliationException, needs(identity.BankExceptions), versioned)
@@ -131,7 +131,7 @@ func (s *Server) routes() {
 	if s.Transfers != nil {
 		s.handle("GET /transfer-files", s.listTransferFiles, needs(identity.BankFilesRead))
 		s.handle("GET /transfer-files/{id}", s.getTransferFile, needs(identity.BankFilesRead))
-		s.handle("POST /transfer-status", s.importTransferStatus, needs(identity.BankFilesImport))
+		s.handle("POST /transfer-status", s.importTransferStatus, needs(identity.BankFilesImport), unbounded)
 	}
 	if s.Metrics != nil {
 		s.handle("GET /metrics", s.metrics, public)

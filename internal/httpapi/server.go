@@ -144,6 +144,7 @@ type route struct {
 	orElse      identity.Operation // another operation that also lets the caller in (needsEither)
 	apiVersions []string           // X-Service-Api-Version required, one of these
 	legacy      bool               // legacy error shape and deprecation headers
+	unbounded   bool               // not answered 503 after Deps.RequestTimeout (bounded): its work grows with its input
 }
 
 // routeOption sets one property of a route.
@@ -172,6 +173,12 @@ func versioned(r *route) { r.apiVersions = []string{"1"} }
 // X-Service-Api-Version: 1 to 4 or edge.
 func legacyVersioned(r *route) { r.apiVersions = []string{"1", "2", "3", "4", "edge"} }
 
+// unbounded marks a route whose work grows with its input (a bank file
+// imported entry by entry): its answer may rightly take longer than
+// Deps.RequestTimeout, so it is not cut at it. Its size is bounded by the
+// body's limit and each of its statements by the database's timeouts.
+func unbounded(r *route) { r.unbounded = true }
+
 // legacy marks a route of the legacy Payments API: legacy error shape and
 // the deprecation headers.
 func legacy(r *route) { r.legacy = true }
@@ -189,8 +196,11 @@ func (s *Server) handle(pattern string, h handlerFunc, opts ...routeOption) {
 		if rt.legacy {
 			r = asLegacy(w, r)
 		}
-		w, r, done := s.bounded(w, r)
-		defer done()
+		if !rt.unbounded {
+			var done func()
+			w, r, done = s.bounded(w, r)
+			defer done()
+		}
 		if err := s.serveRetrying(w, r, func(w http.ResponseWriter, r *http.Request) error {
 			r, err := s.guard(r, rt)
 			if err != nil {
