@@ -118,15 +118,15 @@ func (c *viewReads) send(s *Store, b *viewBatch) {
 	close(b.done)
 }
 
-// counts returns the batches sent, the reads they carried and the reads
-// gathered, not yet sent (tests).
-func (c *viewReads) counts() (sent, carried int64, waiting int) {
+// counts returns the reads and batches on their way, the batches sent, the
+// reads they carried and the reads gathered, not yet sent (tests).
+func (c *viewReads) counts() (inFlight int, sent, carried int64, waiting int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, b := range c.waiting {
 		waiting += len(b.keys)
 	}
-	return c.sent, c.carried, waiting
+	return c.inFlight, c.sent, c.carried, waiting
 }
 
 // getViewAlone is GetView's one prepared query on the read pool.
