@@ -12,9 +12,10 @@ import (
 
 // viewReads coalesces the reads of payment details records (GetView outside
 // a unit of work, as GET /payments/{id} reads) on PostgreSQL: at most
-// viewReadsInFlight of them are on their way at once, each alone as
-// before; the reads that come while all are busy gather and go, when one
-// is back, as one statement (selectViewBatch) for all of them. A lone
+// viewReadsInFlight reads or batches are on their way at once; a read that
+// finds a slot free goes alone, as before; the reads that come while every
+// slot is busy gather and go, when one is back, as one statement
+// (selectViewBatch) for all of them. A lone
 // read therefore costs what it did; under load one execution, one round
 // trip and one wake-up of a backend serve many requests, where the
 // database's CPU per GET was dominated by those fixed costs (starting the
@@ -33,12 +34,14 @@ type viewReads struct {
 }
 
 // viewReadsInFlight bounds the reads of details records on their way at
-// once: two keep the database and this process busy together on a machine
-// of two cores (one batch is read while the other is decoded); more make
-// batches smaller for nothing. viewBatchMax bounds a batch (its arrays and
-// its rows); a full batch starts the next.
+// once. One makes the batches largest, and the CPU per GET of this process
+// and of the database least: beside two in flight in the same runs it was
+// about a quarter less (docs/performance.md); a batch of many rows costs
+// the database little more than one of a single row, so throughput
+// follows the load by the batch's size. viewBatchMax bounds a batch (its
+// arrays and its rows); a full batch starts the next.
 const (
-	viewReadsInFlight = 2
+	viewReadsInFlight = 1
 	viewBatchMax      = 64
 	// viewBatchTimeout bounds a batch's statement: it serves many
 	// requests, so none's context cancels it (each waits for it within

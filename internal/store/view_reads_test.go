@@ -111,7 +111,7 @@ func (f viewReadsFixture) check(t *testing.T, r viewRead, got payment.ListItem, 
 }
 
 // TestViewReadsCoalesce: on PostgreSQL, the reads of details records that
-// come while two are on their way (held here behind a lock on the
+// come while every slot is taken (held here behind a lock on the
 // payments table) gather and go as one statement once a slot is free;
 // each gets exactly what a read of its own gives (its payment, with its
 // history and refund amounts; RESOURCE_NOT_FOUND for a payment missing or
@@ -140,14 +140,14 @@ func TestViewReadsCoalesce(t *testing.T) {
 			t.Fatal(err)
 		}
 		var wg sync.WaitGroup
-		// Two reads take the two slots and wait for the lock.
-		for _, id := range f.ids[:2] {
+		// Reads take every slot and wait for the lock.
+		for _, id := range f.ids[:store.ViewReadsInFlight] {
 			wg.Go(func() {
 				it, err := f.s.Payments().GetView(ctx, f.child, id)
 				f.check(t, viewRead{f.child, id, true}, it, err)
 			})
 		}
-		waitFor(t, func() bool { n, _, _, _ := f.s.ViewReads(); return n == 2 }, "two reads on their way")
+		waitFor(t, func() bool { n, _, _, _ := f.s.ViewReads(); return n == store.ViewReadsInFlight }, "every slot taken")
 		_, sent0, carried0, _ := f.s.ViewReads()
 		results := make([]payment.ListItem, len(f.reads))
 		errors_ := make([]error, len(f.reads))
@@ -221,7 +221,7 @@ func TestViewReadsBatchFails(t *testing.T) {
 		if _, err := hold.ExecContext(ctx, `LOCK TABLE payments IN ACCESS EXCLUSIVE MODE`); err != nil {
 			t.Fatal(err)
 		}
-		const n = 2 + 5
+		const n = store.ViewReadsInFlight + 5
 		errs_ := make([]error, n)
 		var wg sync.WaitGroup
 		for i := range n {
