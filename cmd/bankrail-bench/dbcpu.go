@@ -16,7 +16,9 @@ import (
 const clockTicks = 100
 
 // databaseCPU is the CPU time used so far by each PostgreSQL backend
-// connected to the benchmark's database, by process id (nil on SQLite,
+// connected to the benchmark's database under the benchmark's application
+// name (freshSchema names it after the run's schema, so that other users of
+// the database are not counted), by process id (nil on SQLite,
 // whose work is in this process, or when the server's /proc is not this
 // machine's: then the backends' files are absent).
 func databaseCPU(ctx context.Context, a *app.App, postgres bool) map[int]time.Duration {
@@ -24,7 +26,8 @@ func databaseCPU(ctx context.Context, a *app.App, postgres bool) map[int]time.Du
 		return nil
 	}
 	_, read := a.Store().Pools()
-	rows, err := read.QueryContext(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)
+	rows, err := read.QueryContext(ctx, `SELECT pid FROM pg_stat_activity
+		WHERE datname = current_database() AND application_name = current_setting('application_name')`)
 	if err != nil {
 		return nil
 	}

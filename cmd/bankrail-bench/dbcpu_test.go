@@ -38,3 +38,17 @@ func TestCPUSince(t *testing.T) {
 		t.Fatalf("cpuSince = %s, want 2.5s", got)
 	}
 }
+
+// TestDatabaseCPULine: the backends' CPU per request is given per phase
+// (median over rounds) on PostgreSQL, without the bare server, and not at
+// all on SQLite (no phase measured it).
+func TestDatabaseCPULine(t *testing.T) {
+	t.Parallel()
+	pg := []*phaseResult{{name: "bare", dbReq: []float64{1}}, {name: "read", dbReq: []float64{40, 30, 50}}, {name: "create", dbReq: []float64{200}}}
+	if got, want := databaseCPULine(pg), "database backends' CPU per request (PostgreSQL, median over rounds): read 40µs, create 200µs"; got != want {
+		t.Errorf("PostgreSQL: %q, want %q", got, want)
+	}
+	if got := databaseCPULine([]*phaseResult{{name: "bare"}, {name: "read"}}); got != "" {
+		t.Errorf("SQLite: %q, want nothing", got)
+	}
+}

@@ -33,7 +33,8 @@ const loadUsage = `bankrail-bench load [--connections 32] [--duration 10s] [--ro
     notifications to a slow receiver, at --soak-load of the mix's capacity for --soak-duration;
     p99, RSS over time, errors). units/tx is how many requests' writes shared each transaction
     the store committed (group commit, from /metrics); per writer CPU-s is requests per CPU
-    second of the writer in those transactions. With
+    second of the writer in those transactions; on PostgreSQL the CPU per request of the run's own
+    database backends is given too (the database shares the machine's cores). With
     --database-url both engines run (--engines to choose). --write updates the measured section
     of a Markdown file (docs/performance.md) and, from the same run, its soak section and
     issue 31's targets table. --cpuprofile-phase P limits the profile to phase P's run in the
@@ -140,6 +141,9 @@ type phaseResult struct {
 	// writer: per round, requests (floor: rows) per CPU second of the
 	// store's writer in its transactions (writerCPU; 0: none committed).
 	writer []float64
+	// dbReq: per round, CPU microseconds of the PostgreSQL backends of the
+	// run per request (dbcpu.go; empty on SQLite, whose work is in cpuReq).
+	dbReq []float64
 }
 
 // engineResult are one engine's phases.
@@ -301,6 +305,7 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 			var m measured
 			var count int // requests, or the floor's rows
 			var writer float64
+			db0 := databaseCPU(ctx, a, cfg.UsesPostgres())
 			if name == "floor" {
 				f, err := runFloor(ctx, a, o.duration, int(floorGroup(byName)+0.5))
 				if err != nil {
@@ -321,6 +326,9 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 			} else {
 				p.units = append(p.units, unitsPerTx(tx0, tx1))
 				count, writer = len(m.lat), writerCPU(tx0, tx1)
+			}
+			if db0 != nil && count > 0 {
+				p.dbReq = append(p.dbReq, float64(cpuSince(db0, databaseCPU(ctx, a, true)).Microseconds())/float64(count))
 			}
 			perWriter := 0.0
 			if writer > 0 {
@@ -350,6 +358,9 @@ func loadEngine(ctx context.Context, o loadOptions, databaseURL, bareAddr string
 		p50, p99 := percentiles(p.lat)
 		fmt.Printf("%-12s %10.0f %10s %10s %8d %6.2f %6.0fµs %9.3f %8s %9s  %.3f (%s)\n", p.name, median(p.rps), p50, p99, p.errors,
 			median(p.cores), median(p.cpuReq), median(p.cpu), formatUnits(median(p.units)), formatWriter(median(p.writer)), median(p.ratio), joinRatios(p.ratio))
+	}
+	if line := databaseCPULine(res.phases); line != "" {
+		fmt.Println(line)
 	}
 	if gap := floorGap(byName); gap != "" {
 		fmt.Println(gap)
@@ -394,4 +405,20 @@ func engineVersion(ctx context.Context, a *app.App, postgres bool) string {
 		v = f[0] + " " + f[1]
 	}
 	return v
+}
+
+// databaseCPULine gives, on PostgreSQL, the backends' CPU per request of
+// each phase (the median over rounds): with CPU/req, what a request costs
+// the machine (the database shares its cores). Empty on SQLite.
+func databaseCPULine(phases []*phaseResult) string {
+	var parts []string
+	for _, p := range phases {
+		if len(p.dbReq) > 0 && p.name != "bare" {
+			parts = append(parts, fmt.Sprintf("%s %.0fµs", p.name, median(p.dbReq)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "database backends' CPU per request (PostgreSQL, median over rounds): " + strings.Join(parts, ", ")
 }

@@ -241,6 +241,7 @@ func freshSchema(ctx context.Context, databaseURL string) (string, func(), error
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	q.Set("application_name", schema) // the run's own backends (dbcpu.go), not other users' of the database
 	u.RawQuery = q.Encode()
 	drop := func() {
 		_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")

@@ -157,3 +157,12 @@ func (s *Store) RateLimitStatements(application string) (sent, waiting int64) {
 	}
 	return c.statements, waiting
 }
+
+// ViewReads is what the coalesced reads of details records did: reads and
+// batches on their way, batches sent, the reads they carried, and the
+// reads gathered for the next batch.
+func (s *Store) ViewReads() (inFlight int, sent, carried int64, waiting int) { return s.views.counts() }
+
+// ViewReadsInFlight is how many reads of details records may be on their
+// way at once.
+const ViewReadsInFlight = viewReadsInFlight

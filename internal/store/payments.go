@@ -196,21 +196,19 @@ const refundAmounts = `CASE WHEN p.connect_account_id = '' THEN 0 ELSE
 
 // GetView reads a payment of viewerCustomerID or of a customer below it as
 // its details record needs it (scanPaymentView), with its refunded total
-// and its Connect account's available balance; one prepared query.
+// and its Connect account's available balance; one prepared query. Outside
+// a unit of work on PostgreSQL, the reads that come while others are on
+// their way go together (view_reads.go).
 func (r payments) GetView(ctx context.Context, viewerCustomerID, id string) (payment.ListItem, error) {
-	var row *sql.Row
-	if r.tx != nil {
-		row = r.tx.QueryRowContext(ctx, selectVisibleView, id, viewerCustomerID)
-	} else {
-		st, err := r.s.prepared(ctx, r.s.read, selectVisibleView)
-		if err != nil {
-			return payment.ListItem{}, err
-		}
-		row = st.QueryRowContext(ctx, id, viewerCustomerID)
+	switch {
+	case r.tx == nil && r.s.dialect == Postgres:
+		return r.s.views.get(ctx, r.s, viewerCustomerID, id)
+	case r.tx == nil:
+		return r.s.getViewAlone(ctx, viewerCustomerID, id)
 	}
 	var it payment.ListItem
 	var err error
-	it.Payment, err = scanPaymentView(row, &it.Refunded, &it.Available)
+	it.Payment, err = scanPaymentView(r.tx.QueryRowContext(ctx, selectVisibleView, id, viewerCustomerID), &it.Refunded, &it.Available)
 	return it, translate(err, "payment "+id)
 }
 

@@ -67,6 +67,7 @@ type Store struct {
 	runTwice    bool                   // the test mode of RunUnitsTwiceEnv (run_twice.go)
 	pipelined   *atomic.Int64          // PostgreSQL: queued writes sent (pipeline.go); nil on SQLite
 	counts      requestCounts          // the rate limit's upserts, coalesced (ratelimit.go)
+	views       viewReads              // PostgreSQL: reads of details records, coalesced under load (view_reads.go)
 
 	replica          *sql.DB           // a standby's pool (replica.go), nil without one
 	replicaFresh     atomic.Bool       // the replica may serve list pages and reports
