@@ -250,7 +250,7 @@ func (h *base) upload(op identity.Operation, limit int64, fn pageFunc) http.Hand
 		switch {
 		case errors.As(err, &tooLarge):
 			h.renderError(w, r, q, http.StatusRequestEntityTooLarge,
-				fmt.Sprintf("The file is larger than %d MB, the most this page takes; nothing was done.", limit>>20))
+				fmt.Sprintf("The file is larger than %s, the most this page takes; nothing was done.", byteSize(limit)))
 			return
 		case err != nil:
 			h.renderError(w, r, q, http.StatusBadRequest, "The form could not be read; nothing was done. Open the page again and retry.")
