@@ -56,6 +56,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.APIRateWindow, "api-rate-window", cfg.APIRateWindow, "the fixed window of --api-rate-limit")
 	fs.StringVar(&cfg.TransfersDir, "transfers-dir", cfg.TransfersDir,
 		"production: the transfers folder (docs/banking.md): payouts and refunds are written as pain.001 files to DIR/out, the bank's pain.002 answers are imported from DIR/status (empty: off; GET /transfer-files and bankrail transfers export still work)")
+	fs.Int64Var(&cfg.MaxStatementBytes, "max-statement-bytes", cfg.MaxStatementBytes, "the largest statement file POST /statements and the dashboard take; larger is 413 (bankrail statements import has no limit)")
+	fs.Int64Var(&cfg.MaxStatusBytes, "max-status-bytes", cfg.MaxStatusBytes, "the largest pain.002 report POST /transfer-status and the dashboard take; larger is 413")
 	fs.DurationVar(&cfg.TransfersInterval, "transfers-interval", cfg.TransfersInterval, "how often the transfers folder is worked (with --transfers-dir)")
 	fs.DurationVar(&cfg.LedgerVerifyInterval, "ledger-verify-interval", cfg.LedgerVerifyInterval,
 		"how often to verify the books: balances against postings, entries against zero (docs/operations.md)")

@@ -332,6 +332,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 		Connectors: connectors, AnswerAtMockBank: a.answerAtMockBank(), ClientAddr: a.proxies().ClientAddr})
 	apiDeps := httpapi.Deps{
 		Log: a.log, Clock: a.clock, Mode: a.cfg.Mode, MaxBodyBytes: a.cfg.MaxBodyBytes,
+		MaxStatementBytes: a.cfg.MaxStatementBytes, MaxStatusBytes: a.cfg.MaxStatusBytes,
 		Proxies: a.proxies(), Version: Version(), PublicURL: a.cfg.PublicURL,
 		Auth: a.auth, DB: a.store, Unavailable: store.Unavailable, Sandbox: a.sandboxClocks(), RateLimit: a.limiter,
 		Payments:      a.payments,

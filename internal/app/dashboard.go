@@ -31,6 +31,7 @@ func (a *App) buildDashboard(mandates *mandate.Service, channels *channel.Servic
 		Mandates: mandates, Channels: channels,
 		Identity: a.identity, Settings: settings, SandboxState: state,
 		Statements: a.statements, Transfers: a.transfers,
+		MaxStatementBytes: a.cfg.MaxStatementBytes, MaxStatusBytes: a.cfg.MaxStatusBytes,
 	}
 	a.adapterDeps = append(a.adapterDeps, deps)
 	d := dashboard.New(deps)

@@ -64,6 +64,8 @@ var checkedMethods = map[string]identity.Operation{
 	"statement.Importer.Import":           identity.BankFilesImport,
 	"statement.Importer.Imports":          identity.BankFilesRead,
 	"statement.Importer.Exceptions":       identity.BankFilesRead,
+	"statement.Importer.ImportsPage":      identity.BankFilesRead,
+	"statement.Importer.ExceptionsPage":   identity.BankFilesRead,
 	"statement.Importer.Resolve":          identity.BankExceptions,
 	"payout.Service.Create":               identity.PayoutCreate,
 	"payout.Service.Decide":               identity.PayoutVerify,

@@ -207,7 +207,9 @@ func (h *Handler) apply(w http.ResponseWriter, r *http.Request, id, token, bankI
 		return errs.E(errs.BadRequest, "Choose one of the buttons.")
 	}
 	p, err := h.Payments.AtBankOutcome(r.Context(), id, token, bankID, o, ans.Holder)
-	if errs.Is(err, errs.NotModifiable) {
+	if errs.Is(err, errs.NotModifiable) || errs.Is(err, errs.Conflict) {
+		// Ended, or moved meanwhile (the poll job applied the bank's
+		// answer first): the payer sees the payment as it is.
 		p, err = h.Payments.ForPayer(r.Context(), id, token)
 	}
 	if err != nil {

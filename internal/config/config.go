@@ -60,6 +60,12 @@ type Config struct {
 	WriteTimeout      time.Duration
 	IdleTimeout       time.Duration
 	MaxBodyBytes      int64
+	// MaxStatementBytes is the largest statement file POST /statements and
+	// the dashboard's statements page take (spooled to disk, read as a
+	// stream); larger is 413. MaxStatusBytes is the same for a pain.002
+	// report (POST /transfer-status and its page; read into memory).
+	MaxStatementBytes int64
+	MaxStatusBytes    int64
 
 	AccessTokenTTL  time.Duration // 24 h by contract
 	RefreshTokenTTL time.Duration // 24 h by contract
@@ -144,6 +150,14 @@ const DefaultTransfersInterval = time.Minute
 // database accept each other's tokens only when their issuers agree.
 const DefaultIssuer = "bankrail"
 
+// DefaultMaxStatementBytes and DefaultMaxStatusBytes are the default
+// largest statement file (512 MiB) and pain.002 report (64 MiB) taken over
+// HTTP; the CLI and the watched folders have no limit.
+const (
+	DefaultMaxStatementBytes = 512 << 20
+	DefaultMaxStatusBytes    = 64 << 20
+)
+
 // DefaultLedgerVerifyInterval is how often the books are verified by
 // default: each run reads every posting, so not often on a large ledger.
 const DefaultLedgerVerifyInterval = time.Hour
@@ -165,6 +179,8 @@ func Default() Config {
 		WriteTimeout:          60 * time.Second,
 		IdleTimeout:           120 * time.Second,
 		MaxBodyBytes:          1 << 20,
+		MaxStatementBytes:     DefaultMaxStatementBytes,
+		MaxStatusBytes:        DefaultMaxStatusBytes,
 		AccessTokenTTL:        24 * time.Hour,
 		RefreshTokenTTL:       24 * time.Hour,
 		LoginMaxFailures:      5,
@@ -276,6 +292,9 @@ func (c *Config) Validate() error {
 	}
 	if c.MaxBodyBytes <= 0 || c.LoginMaxFailures <= 0 || c.LoginMaxFailuresUser <= 0 || c.LoginMaxFailuresPerIP <= 0 || c.MaxPaymentMajor <= 0 {
 		add("body limit, login failure limits and maximum payment amount must be positive")
+	}
+	if c.MaxStatementBytes <= 0 || c.MaxStatusBytes <= 0 {
+		add("--max-statement-bytes and --max-status-bytes must be positive, got %d and %d", c.MaxStatementBytes, c.MaxStatusBytes)
 	}
 	if c.TrustedProxyCount < 0 {
 		add("--trusted-proxy-count must be 0 or positive, got %d", c.TrustedProxyCount)

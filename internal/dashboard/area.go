@@ -3,8 +3,8 @@ package dashboard
 import (
 	"net/http"
 
+	"github.com/bankrail/bankrail/internal/config"
 	"github.com/bankrail/bankrail/internal/identity"
-	"github.com/bankrail/bankrail/internal/transfer"
 )
 
 // area is a part of the console: its pages and actions, and the routes
@@ -109,7 +109,7 @@ func (h *sandboxPages) register(mux *http.ServeMux) {
 
 func (h *statementPages) register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /dashboard/statements", h.page(identity.BankFilesRead, h.statements))
-	mux.HandleFunc("POST /dashboard/statements", h.upload(identity.BankFilesImport, MaxStatementBytes, h.importStatement))
+	mux.HandleFunc("POST /dashboard/statements", h.upload(identity.BankFilesImport, orDefault(h.MaxStatementBytes, config.DefaultMaxStatementBytes), h.importStatement))
 	mux.HandleFunc("GET /dashboard/reconciliation-exceptions", h.page(identity.BankFilesRead, h.exceptions))
 	mux.HandleFunc("POST /dashboard/reconciliation-exceptions/{id}/resolve", h.action(identity.BankExceptions, h.resolve))
 }
@@ -117,5 +117,5 @@ func (h *statementPages) register(mux *http.ServeMux) {
 func (h *transferFilePages) register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /dashboard/transfer-files", h.page(identity.BankFilesRead, h.transferFiles))
 	mux.HandleFunc("GET /dashboard/transfer-files/{id}/download", h.page(identity.BankFilesRead, h.download))
-	mux.HandleFunc("POST /dashboard/transfer-status", h.upload(identity.BankFilesImport, transfer.MaxStatusBytes, h.importStatus))
+	mux.HandleFunc("POST /dashboard/transfer-status", h.upload(identity.BankFilesImport, orDefault(h.MaxStatusBytes, config.DefaultMaxStatusBytes), h.importStatus))
 }

@@ -107,6 +107,12 @@ type Deps struct {
 	// and the reconciliation exceptions, the transfer files.
 	Statements *statement.Importer
 	Transfers  *transfer.Service
+	// MaxStatementBytes and MaxStatusBytes are the largest statement file
+	// and pain.002 report their pages take, as the API (larger is 413;
+	// zero: config's defaults). A statement is spooled to disk and read
+	// as a stream; larger files go through `bankrail statements import`
+	// or the watched folder.
+	MaxStatementBytes, MaxStatusBytes int64
 }
 
 // Handler serves the console: its areas (area.go) share a base and

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/statement"
@@ -12,7 +13,7 @@ type exceptionsData struct {
 	Status   string // OPEN, RESOLVED or ALL
 	Statuses []string
 	Rows     []exceptionView
-	Limit    int
+	Pager    pagerView // statement.DefaultListLimit a page, newest first
 	// NoteFor and Note are a refused resolution's exception and note,
 	// shown again in its form.
 	NoteFor, Note string
@@ -29,8 +30,8 @@ type exceptionView struct {
 var exceptionStatuses = []string{string(statement.ExceptionOpen), string(statement.ExceptionResolved), "ALL"}
 
 // exceptions is GET /dashboard/reconciliation-exceptions: the open
-// exceptions (or the resolved ones, or all), newest first, each open one
-// with its resolution form.
+// exceptions (or the resolved ones, or all), newest first, 50 a page
+// (?page=), each open one with its resolution form.
 func (h *statementPages) exceptions(w http.ResponseWriter, q *req) error {
 	return h.exceptionsPage(w, q, http.StatusOK, q.URL.Query().Get("status"), notice(q), nil, "", "")
 }
@@ -39,8 +40,7 @@ func (h *statementPages) exceptions(w http.ResponseWriter, q *req) error {
 // RESOLVED or ALL), with a refused resolution's problem and note.
 func (h *statementPages) exceptionsPage(w http.ResponseWriter, q *req, code int, status, note string, problem *problemView,
 	noteFor, typed string) error {
-	d := exceptionsData{Status: string(statement.ExceptionOpen), Statuses: exceptionStatuses, Limit: statement.DefaultListLimit,
-		NoteFor: noteFor, Note: typed}
+	d := exceptionsData{Status: string(statement.ExceptionOpen), Statuses: exceptionStatuses, NoteFor: noteFor, Note: typed}
 	var filter statement.ExceptionStatus
 	switch status {
 	case string(statement.ExceptionResolved):
@@ -50,11 +50,15 @@ func (h *statementPages) exceptionsPage(w http.ResponseWriter, q *req, code int,
 	default:
 		filter = statement.ExceptionOpen
 	}
-	list, err := h.Statements.Exceptions(q.ctx(), filter, statement.DefaultListLimit)
+	page := pageParam(q.Request)
+	list, err := h.Statements.ExceptionsPage(q.ctx(), filter, page, statement.DefaultListLimit)
 	if err != nil {
 		return err
 	}
-	for _, e := range list {
+	// The pages' links are the list's (a refused resolution answers a POST).
+	at := &url.URL{Path: "/dashboard/reconciliation-exceptions", RawQuery: url.Values{"status": {d.Status}}.Encode()}
+	d.Pager = pager(at, page, statement.DefaultListLimit, list.Total)
+	for _, e := range list.Items {
 		v := exceptionView{Exception: e, Status: string(e.Status), Amount: formatAmount(e.Amount, e.Currency), Direction: "Debit"}
 		if e.Credit {
 			v.Direction = "Credit"

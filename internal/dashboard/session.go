@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"time"
@@ -248,9 +249,9 @@ func (h *base) upload(op identity.Operation, limit int64, fn pageFunc) http.Hand
 		}
 		var tooLarge *http.MaxBytesError
 		switch {
-		case errors.As(err, &tooLarge):
+		case errors.As(err, &tooLarge) || err == nil && fileOver(q.MultipartForm, limit):
 			h.renderError(w, r, q, http.StatusRequestEntityTooLarge,
-				fmt.Sprintf("The file is larger than %d MB, the most this page takes; nothing was done.", limit>>20))
+				fmt.Sprintf("The file is larger than %s, the most this page takes; nothing was done.", byteSize(limit)))
 			return
 		case err != nil:
 			h.renderError(w, r, q, http.StatusBadRequest, "The form could not be read; nothing was done. Open the page again and retry.")
@@ -258,6 +259,19 @@ func (h *base) upload(op identity.Operation, limit int64, fn pageFunc) http.Hand
 		}
 		h.act(w, q, op, fn)
 	}
+}
+
+// fileOver reports whether a file of form is larger than limit: the body's
+// bound leaves room for the form's other fields, so a file may pass it.
+func fileOver(form *multipart.Form, limit int64) bool {
+	for _, files := range form.File {
+		for _, f := range files {
+			if f.Size > limit {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // crossOrigin refuses requests another site's page sends (Sec-Fetch-Site,

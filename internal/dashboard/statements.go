@@ -3,23 +3,19 @@ package dashboard
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 
 	"github.com/bankrail/bankrail/internal/errs"
+	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/internal/statement"
 )
-
-// MaxStatementBytes is the largest statement file the statements page
-// takes, as POST /statements: the file is spooled to disk and read as a
-// stream, so the size costs disk, not memory. Larger files go through
-// `bankrail statements import` or the watched folder.
-const MaxStatementBytes = 512 << 20
 
 // statementsData fills the statements page.
 type statementsData struct {
 	Imports []importView
-	Limit   int // how many of the newest are listed
+	Pager   pagerView // statement.DefaultListLimit a page, newest first
 }
 
 // importView is the summary of one imported file.
@@ -40,7 +36,8 @@ type accountView struct {
 }
 
 // statements is GET /dashboard/statements: the upload form, then the
-// summaries of the imported statement files, newest first.
+// summaries of the imported statement files, newest first, 50 a page
+// (?page=).
 func (h *statementPages) statements(w http.ResponseWriter, q *req) error {
 	return h.statementsPage(w, q, http.StatusOK, notice(q), nil)
 }
@@ -48,13 +45,14 @@ func (h *statementPages) statements(w http.ResponseWriter, q *req) error {
 // statementsPage writes the statements page, with a refused upload's
 // problem.
 func (h *statementPages) statementsPage(w http.ResponseWriter, q *req, status int, note string, problem *problemView) error {
-	list, err := h.Statements.Imports(q.ctx(), statement.DefaultListLimit)
+	page := pageParam(q.Request)
+	list, err := h.Statements.ImportsPage(q.ctx(), page, statement.DefaultListLimit)
 	if err != nil {
 		return err
 	}
-	d := statementsData{Limit: statement.DefaultListLimit}
-	for i, s := range list {
-		v := importView{Summary: s, Number: i + 1}
+	d := statementsData{Pager: pager(&url.URL{Path: "/dashboard/statements"}, page, statement.DefaultListLimit, list.Total)}
+	for i, s := range list.Items {
+		v := importView{Summary: s, Number: paging.Offset(page, statement.DefaultListLimit) + i + 1}
 		for _, a := range s.Accounts {
 			v.Accounts = append(v.Accounts, accountOf(a))
 		}

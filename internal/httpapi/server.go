@@ -51,6 +51,11 @@ type Deps struct {
 	Version      string
 	PublicURL    string // where clients reach this instance: the servers of the served OpenAPI document
 
+	// MaxStatementBytes and MaxStatusBytes are the largest statement file
+	// (POST /statements) and pain.002 report (POST /transfer-status)
+	// taken; larger is 413. Zero: config's defaults.
+	MaxStatementBytes, MaxStatusBytes int64
+
 	Auth      *auth.Service
 	DB        Pinger
 	Sandbox   *sandbox.Clocks    // the controls of the per-tenant sandbox clocks; nil in production
@@ -126,6 +131,12 @@ func (s *Server) mount(pattern string, h http.Handler) {
 // New builds the HTTP handler of bankrail.
 func New(d Deps) *Server {
 	s := &Server{Deps: d, log: d.Log, clock: d.Clock, maxBody: d.MaxBodyBytes, mux: http.NewServeMux()}
+	if s.MaxStatementBytes <= 0 {
+		s.MaxStatementBytes = config.DefaultMaxStatementBytes
+	}
+	if s.MaxStatusBytes <= 0 {
+		s.MaxStatusBytes = config.DefaultMaxStatusBytes
+	}
 	s.routes()
 	s.handler = s.withInFlight(s.withRequestID(s.withAccessLog(s.withRecovery(s.withCleanInput(http.HandlerFunc(s.dispatch))))))
 	return s

@@ -14,15 +14,12 @@ import (
 	"github.com/bankrail/bankrail/internal/statement"
 )
 
-// MaxStatementBytes is the largest statement file POST /statements takes:
-// the body is spooled to a temporary file and read as a stream, so the
-// size costs disk, not memory.
-const MaxStatementBytes = 512 << 20
-
 // importStatement serves POST /statements (operators): the body, a
 // camt.053 or camt.054 file (application/xml or text/xml), is imported;
 // 201 with its summary. A file that is no supported statement is 400 and
-// writes nothing.
+// writes nothing. The body is spooled to a temporary file and read as a
+// stream, so its size (at most Deps.MaxStatementBytes, else 413) costs
+// disk, not memory.
 func (s *Server) importStatement(w http.ResponseWriter, r *http.Request) error {
 	if err := requireXML(r); err != nil {
 		return err
@@ -32,7 +29,7 @@ func (s *Server) importStatement(w http.ResponseWriter, r *http.Request) error {
 		return fmt.Errorf("spool the statement: %w", err)
 	}
 	defer func() { _ = f.Close(); _ = os.Remove(f.Name()) }()
-	_, err = io.Copy(f, http.MaxBytesReader(w, r.Body, MaxStatementBytes))
+	_, err = io.Copy(f, http.MaxBytesReader(w, r.Body, s.MaxStatementBytes))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):

@@ -71,13 +71,14 @@ func (s *Server) getSandboxBankFile(w http.ResponseWriter, r *http.Request) erro
 }
 
 // importTransferStatus serves POST /transfer-status (operators): the raw
-// pain.002, answered 201 with what it did.
+// pain.002 (at most Deps.MaxStatusBytes, else 413), answered 201 with what
+// it did.
 func (s *Server) importTransferStatus(w http.ResponseWriter, r *http.Request) error {
 	if mt, err := mediaType(r); err != nil || (mt != "" && mt != "application/xml" && mt != "text/xml") {
 		return errs.E(errs.UnsupportedMediaType, "Content-Type %q is not supported; send the pain.002 file as application/xml.",
 			r.Header.Get("Content-Type"))
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, transfer.MaxStatusBytes))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxStatusBytes))
 	var tooLarge *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooLarge):

@@ -29,6 +29,12 @@ func Unpack[T any](p Page[T], err error) ([]T, int, error) {
 	return p.Items, p.Total, err
 }
 
+// Items is a page's items alone, as a caller that shows no total takes
+// it: Items(repo.List(...)).
+func Items[T any](p Page[T], err error) ([]T, error) {
+	return p.Items, err
+}
+
 // Offset is the number of items before page number page (from 1) of a list
 // shown limit at a time: every list filter's Offset. A page below 1 is the
 // first.

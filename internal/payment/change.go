@@ -29,6 +29,10 @@ type Change struct {
 	Messages []notify.Message
 	Ledger   []LedgerWrite // money the change moves (Connect funds), written in the same unit of work
 	funds    *Funds        // the funds that made the payment RECEIVED, for payment_received
+	// Arrives, in the sandbox, are the funds the mock bank sends for the
+	// expected payment the change completed: Service.save and Create hand
+	// them to the IncomingBank in the change's unit of work.
+	Arrives *Funds
 }
 
 // NewHistory are the history entries the change added.

@@ -120,7 +120,7 @@ func (s *Service) CreateForMandate(ctx context.Context, in CreateInput, render R
 		if err != nil {
 			return idempotency.Result{}, err
 		}
-		return idempotency.Result{ResourceID: np.ID, Body: body}, writeCreated(ctx, r, stored)
+		return idempotency.Result{ResourceID: np.ID, Body: body}, s.writeCreated(ctx, r, stored)
 	})
 	if err == nil && !resp.Replayed {
 		s.observeCreated(stored)

@@ -144,7 +144,8 @@ func (s *Service) apply(ctx context.Context, p Payment, ev Event, also ...Also) 
 
 // save writes a change in one unit of work: the payment and its new
 // history, only while it is still in c.From, the moves' notifications,
-// then the work registered with OnMoves and also (nil ones skipped).
+// then the work registered with OnMoves and also (nil ones skipped), and
+// last, in the sandbox, the funds of an expected payment it completed.
 func (s *Service) save(ctx context.Context, c Change, also ...Also) error {
 	err := s.inTx(ctx, func(r Repos) error {
 		if err := r.Payments().Move(ctx, c); err != nil {
@@ -164,7 +165,7 @@ func (s *Service) save(ctx context.Context, c Change, also ...Also) error {
 				return err
 			}
 		}
-		return nil
+		return s.arrive(ctx, r, c)
 	})
 	if err == nil {
 		s.observeMoves(c)

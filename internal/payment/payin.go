@@ -2,6 +2,7 @@ package payment
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -204,10 +205,32 @@ type IncomingBank interface {
 	// Incoming books in, whose beneficiary IBAN is (or is an alias of)
 	// the caller's active Connect account acct.
 	Incoming(ctx context.Context, acct ledger.Account, in PayinInput) (PayinOutcome, error)
+	// Arrive sends the funds f of the expected payment p, which the unit
+	// of work r has just moved to COMPLETED, to its Connect account: the
+	// bank's credit advice, booked in r (by Credit, as a statement's).
+	Arrive(ctx context.Context, r Repos, p Payment, f Funds) error
+}
+
+// errNoIncomingBank is the sandbox's error when funds should arrive and no
+// mock bank was wired (UseIncomingBank).
+var errNoIncomingBank = errors.New("payment: the sandbox's funds arrive through a mock bank, and none is wired (Service.UseIncomingBank)")
+
+// arrive hands the funds the mock bank sends for the payment c completed
+// (c.Arrives, sandbox only) to the incoming bank, in the unit of work r.
+func (s *Service) arrive(ctx context.Context, r Repos, c Change) error {
+	switch {
+	case c.Arrives == nil:
+		return nil
+	case s.incoming == nil:
+		return errNoIncomingBank
+	}
+	return s.incoming.Arrive(ctx, r, c.Payment, *c.Arrives)
 }
 
 // UseIncomingBank routes POST /payin's funds, once validated and their
-// account found, through bank instead of booking them directly.
+// account found, through bank instead of booking them directly, and makes
+// bank the sender of the funds of the sandbox's completed expected
+// payments (Change.Arrives).
 func (s *Service) UseIncomingBank(bank IncomingBank) { s.incoming = bank }
 
 // checkPayin validates incoming funds, every failing field at once.

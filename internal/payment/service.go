@@ -128,7 +128,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 			return idempotency.Result{}, err
 		}
 		res := idempotency.Result{ResourceID: p.ID, Body: body}
-		if t == nil && len(stored.Messages) == 0 && len(stored.Ledger) == 0 {
+		if t == nil && len(stored.Messages) == 0 && len(stored.Ledger) == 0 && stored.Arrives == nil {
 			return res, s.payments.Create(ctx, stored.Payment) // a unit of work by itself
 		}
 		return res, s.inTx(ctx, func(r Repos) error {
@@ -137,7 +137,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput, render Renderer) (
 					return err
 				}
 			}
-			return writeCreated(ctx, r, stored)
+			return s.writeCreated(ctx, r, stored)
 		})
 	})
 	if err != nil {
@@ -177,15 +177,19 @@ func (in CreateInput) idempotencyRequest() idempotency.Request {
 }
 
 // writeCreated writes a new payment in the unit of work r with what its
-// first moves caused: notifications and ledger postings.
-func writeCreated(ctx context.Context, r Repos, c Change) error {
+// first moves caused: notifications, ledger postings and, in the sandbox,
+// the funds of an expected payment they completed.
+func (s *Service) writeCreated(ctx context.Context, r Repos, c Change) error {
 	if err := r.Payments().Create(ctx, c.Payment); err != nil {
 		return err
 	}
 	if err := r.Outbox().Enqueue(ctx, c.Payment.UpdatedAt, c.Messages...); err != nil {
 		return err
 	}
-	return writeLedger(ctx, r, c.Ledger)
+	if err := writeLedger(ctx, r, c.Ledger); err != nil {
+		return err
+	}
+	return s.arrive(ctx, r, c)
 }
 
 // newPayment builds the NEW_PAYMENT record of an accepted request.

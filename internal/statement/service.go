@@ -7,6 +7,7 @@ import (
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/identity"
+	"github.com/bankrail/bankrail/internal/paging"
 )
 
 // Page sizes of the lists.
@@ -25,26 +26,40 @@ func limitOf(n int) int {
 // Imports lists the kept summaries of imported files, newest first, for
 // an operator (identity.BankFilesRead).
 func (im *Importer) Imports(ctx context.Context, limit int) ([]Summary, error) {
+	return paging.Items(im.ImportsPage(ctx, 1, limit))
+}
+
+// ImportsPage is page number page (from 1) of Imports, limit a page, with
+// the total (the dashboard's pages).
+func (im *Importer) ImportsPage(ctx context.Context, page, limit int) (paging.Page[Summary], error) {
 	if _, err := identity.Authorize(ctx, identity.BankFilesRead); err != nil {
-		return nil, err
+		return paging.Page[Summary]{}, err
 	}
-	return im.d.Reads.Imports(ctx, limitOf(limit))
+	limit = limitOf(limit)
+	return im.d.Reads.Imports(ctx, paging.Offset(page, limit), limit)
 }
 
 // Exceptions lists reconciliation exceptions, newest first (only those in
 // status when it is set), for an operator (identity.BankFilesRead).
 func (im *Importer) Exceptions(ctx context.Context, status ExceptionStatus, limit int) ([]Exception, error) {
+	return paging.Items(im.ExceptionsPage(ctx, status, 1, limit))
+}
+
+// ExceptionsPage is page number page (from 1) of Exceptions, limit a page,
+// with the total (the dashboard's pages).
+func (im *Importer) ExceptionsPage(ctx context.Context, status ExceptionStatus, page, limit int) (paging.Page[Exception], error) {
 	if _, err := identity.Authorize(ctx, identity.BankFilesRead); err != nil {
-		return nil, err
+		return paging.Page[Exception]{}, err
 	}
 	switch status {
 	case "", ExceptionOpen, ExceptionResolved:
 	default:
 		var v errs.Validation
 		v.Add(errs.InvalidValue, "status", "status must be OPEN or RESOLVED, not %q.", status)
-		return nil, v.Err()
+		return paging.Page[Exception]{}, v.Err()
 	}
-	return im.d.Reads.Exceptions(ctx, status, limitOf(limit))
+	limit = limitOf(limit)
+	return im.d.Reads.Exceptions(ctx, status, paging.Offset(page, limit), limit)
 }
 
 // Resolve closes exception id with the operator's note (what was done

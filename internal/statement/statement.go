@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/payout"
 	"github.com/bankrail/bankrail/internal/refund"
@@ -146,16 +147,18 @@ type Repository interface {
 	AccountOf(ctx context.Context, iban string) (acct ledger.Account, bounce bool, err error)
 	// AddException inserts e.
 	AddException(ctx context.Context, e Exception) error
-	// Exceptions lists exceptions, newest first; only those in status when
-	// it is not empty.
-	Exceptions(ctx context.Context, status ExceptionStatus, limit int) ([]Exception, error)
+	// Exceptions lists exceptions, newest first, limit of them after the
+	// first offset; only those in status when it is not empty. Total
+	// counts them all.
+	Exceptions(ctx context.Context, status ExceptionStatus, offset, limit int) (paging.Page[Exception], error)
 	// Resolve marks the OPEN exception id RESOLVED with a note, by whom,
 	// at (RESOURCE_NOT_MODIFIABLE when it is resolved already).
 	Resolve(ctx context.Context, id, note, by string, at time.Time) (Exception, error)
 	// SaveImport keeps a file's summary.
 	SaveImport(ctx context.Context, s Summary) error
-	// Imports lists the kept summaries, newest first.
-	Imports(ctx context.Context, limit int) ([]Summary, error)
+	// Imports lists the kept summaries, newest first, limit of them after
+	// the first offset. Total counts them all.
+	Imports(ctx context.Context, offset, limit int) (paging.Page[Summary], error)
 }
 
 // Repos are the repositories an entry is applied through in one unit of

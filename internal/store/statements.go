@@ -10,6 +10,7 @@ import (
 
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/paging"
 	"github.com/bankrail/bankrail/internal/statement"
 )
 
@@ -94,21 +95,25 @@ func (r statements) AddException(ctx context.Context, e statement.Exception) err
 	return translate(err, "reconciliation exception "+e.ID)
 }
 
-// Exceptions lists exceptions, newest first.
-func (r statements) Exceptions(ctx context.Context, status statement.ExceptionStatus, limit int) ([]statement.Exception, error) {
+// Exceptions lists exceptions, newest first, with their total.
+func (r statements) Exceptions(ctx context.Context, status statement.ExceptionStatus, offset, limit int) (paging.Page[statement.Exception], error) {
+	out := paging.Page[statement.Exception]{Items: []statement.Exception{}}
+	if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM reconciliation_exceptions WHERE ($1 = '' OR status = $1)`,
+		string(status)).Scan(&out.Total); err != nil {
+		return out, translate(err, "reconciliation exceptions")
+	}
 	rows, err := r.q.QueryContext(ctx, `SELECT `+exceptionColumns+` FROM reconciliation_exceptions
-		WHERE ($1 = '' OR status = $1) ORDER BY created_at DESC, id DESC LIMIT $2`, string(status), limit)
+		WHERE ($1 = '' OR status = $1) ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, string(status), limit, offset)
 	if err != nil {
-		return nil, translate(err, "reconciliation exceptions")
+		return out, translate(err, "reconciliation exceptions")
 	}
 	defer rows.Close()
-	out := []statement.Exception{}
 	for rows.Next() {
 		e, err := scanException(rows)
 		if err != nil {
-			return nil, translate(err, "reconciliation exceptions")
+			return out, translate(err, "reconciliation exceptions")
 		}
-		out = append(out, e)
+		out.Items = append(out.Items, e)
 	}
 	return out, translate(rows.Err(), "reconciliation exceptions")
 }
@@ -146,24 +151,27 @@ func (r statements) SaveImport(ctx context.Context, s statement.Summary) error {
 	return translate(err, "statement import "+s.ID)
 }
 
-// Imports lists the kept summaries, newest first.
-func (r statements) Imports(ctx context.Context, limit int) ([]statement.Summary, error) {
-	rows, err := r.q.QueryContext(ctx, `SELECT summary FROM statement_imports ORDER BY created_at DESC, id DESC LIMIT $1`, limit)
+// Imports lists the kept summaries, newest first, with their total.
+func (r statements) Imports(ctx context.Context, offset, limit int) (paging.Page[statement.Summary], error) {
+	out := paging.Page[statement.Summary]{Items: []statement.Summary{}}
+	if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM statement_imports`).Scan(&out.Total); err != nil {
+		return out, translate(err, "statement imports")
+	}
+	rows, err := r.q.QueryContext(ctx, `SELECT summary FROM statement_imports ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`, limit, offset)
 	if err != nil {
-		return nil, translate(err, "statement imports")
+		return out, translate(err, "statement imports")
 	}
 	defer rows.Close()
-	out := []statement.Summary{}
 	for rows.Next() {
 		var body string
 		var s statement.Summary
 		if err := rows.Scan(&body); err != nil {
-			return nil, translate(err, "statement imports")
+			return out, translate(err, "statement imports")
 		}
 		if err := json.Unmarshal([]byte(body), &s); err != nil {
-			return nil, fmt.Errorf("statement imports: %w", err)
+			return out, fmt.Errorf("statement imports: %w", err)
 		}
-		out = append(out, s)
+		out.Items = append(out.Items, s)
 	}
 	return out, translate(rows.Err(), "statement imports")
 }

@@ -161,8 +161,3 @@ type Owner interface {
 	// return), FAILED with reason and the money back.
 	Booked(ctx context.Context, r Repos, t Transfer, ok bool, reason string) error
 }
-
-// MaxStatusBytes is the largest pain.002 report POST /transfer-status
-// takes (one line per transfer: a report of 100,000 transfers is far
-// smaller).
-const MaxStatusBytes = 64 << 20

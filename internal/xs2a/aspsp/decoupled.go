@@ -56,6 +56,7 @@ func (b *Bank) scaStatus(w http.ResponseWriter, r *http.Request) {
 // answeredInApp is the page the "app" shows once the payer has answered a
 // decoupled payment: there is no TPP to go back to from the app.
 const answeredInApp = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Answer recorded</title></head>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
+<title>Answer recorded</title></head>
 <body data-page="xs2a-app-done"><main><h1>Your answer is recorded</h1>
 <p>You can go back to the shop's page: it shows the outcome.</p></main></body></html>`

@@ -14,7 +14,7 @@ import (
 // developer's own NextGenPSD2 client): the mock bank's buttons, without
 // bankrail's checkout around it.
 var scaTemplate = template.Must(template.New("sca").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <title>{{.Bank}} - authorise a payment</title></head>
 <body data-page="xs2a-sca"><main><h1>{{.Bank}}</h1>
 <p>Pay {{.Amount}} {{.Currency}} to {{.Creditor}} ({{.IBAN}}).</p>
