@@ -75,7 +75,7 @@ func mustPath(address string) string {
 // address (config SelfURL).
 func (a *App) sandboxConnector(banks *bank.Registry) *xs2a.Connector {
 	dir := map[string]xs2a.Bank{}
-	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	hc := xs2a.LoopbackClient()
 	for _, b := range banks.List(bank.Filter{}) {
 		dir[b.ID] = xs2a.Bank{ID: b.ID, Client: xs2a.Client{BaseURL: a.cfg.SelfURL + aspsp.Prefix + b.ID, HTTP: hc},
 			Products: []string{xs2a.ProductSEPA}, Decoupled: b.ID == aspsp.DecoupledBank}
