@@ -10,9 +10,11 @@
 //   - POST /payments;
 //   - reference SELECT: a minimal handler reading one such row by key;
 //   - GET /payments/{id};
-//   - a lifecycle in-process (POST /payments, POST /sandbox/payments/{id}/authorise)
-//     and the same lifecycle through the NextGenPSD2 connector and the mock
-//     ASPSP (lifecycle.go), the second given as a ratio to the first.
+//   - a lifecycle in-process (POST /payments, POST /sandbox/payments/{id}/authorise),
+//     the same lifecycle through the NextGenPSD2 connector and the mock
+//     ASPSP, and the payer's same steps on a second instance whose mock
+//     banks answer in-process (lifecycle.go), the second given as a ratio
+//     to the first and to the third.
 //
 // It prints requests per second, p50 and p99 latency and the ratio of each
 // endpoint to its reference. Traffic goes to 127.0.0.1 only and every phase
@@ -171,14 +173,12 @@ func run() error {
 			return err
 		}
 	}
-	inProcess, viaXS2A := b.pair("lifecycle in-process", b.lifecycleInProcess, "lifecycle via XS2A", b.lifecycleXS2A)
-	inProcess.print(nil)
-	viaXS2A.print(&inProcess)
-	fmt.Printf("\na lifecycle (creation to COMPLETED) through the NextGenPSD2 connector and the mock ASPSP is %.2fx as fast as in-process (p50 %.2fx)\n",
-		viaXS2A.rps()/max(inProcess.rps(), 1e-9), float64(viaXS2A.p50)/float64(max(inProcess.p50, 1)))
-	fmt.Printf("CPU per lifecycle (the whole process): in-process %s, via XS2A %s: %.2fx as cheap\n",
-		inProcess.cpuPerOp().Round(time.Microsecond), viaXS2A.cpuPerOp().Round(time.Microsecond),
-		float64(inProcess.cpuPerOp())/float64(max(viaXS2A.cpuPerOp(), 1)))
+	payer, stopPayer, err := startPayerBaseline(ctx, o, log, "http://"+ref.Addr())
+	if err != nil {
+		return err
+	}
+	defer stopPayer()
+	b.lifecycles(payer)
 	return nil
 }
 

@@ -124,6 +124,11 @@ func (a *App) bankRegistry(opts *Options) (*bank.Registry, []bank.Bank, error) {
 // (which it builds too); in production the banks of the directory
 // (directoryBanks), none without one.
 func (a *App) psd2Connector(opts Options, directoryBanks []bank.Bank) (bank.Connector, []bank.Bank, error) {
+	if a.cfg.Mode == config.Sandbox && opts.MockBanksInProcess {
+		banks := a.payments.Banks()
+		a.inProc = &aspsp.InProcess{PublicURL: a.cfg.PublicURL}
+		return a.inProc, banks.List(bank.Filter{}), nil
+	}
 	if a.cfg.Mode == config.Sandbox {
 		banks := a.payments.Banks()
 		a.aspsp = a.mockASPSP(banks)
@@ -143,8 +148,12 @@ func (a *App) psd2Connector(opts Options, directoryBanks []bank.Bank) (bank.Conn
 }
 
 // answerAtMockBank records the payer's answer on the mock bank page at the
-// mock ASPSP (nil in production: no mock bank page).
+// mock ASPSP, or hands it to the in-process mock banks
+// (Options.MockBanksInProcess); nil in production: no mock bank page.
 func (a *App) answerAtMockBank() func(ctx context.Context, bankID, paymentID, outcome, holder string) error {
+	if a.inProc != nil {
+		return a.inProc.Record
+	}
 	if a.aspsp == nil {
 		return nil
 	}
