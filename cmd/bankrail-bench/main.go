@@ -105,7 +105,7 @@ func parseFlags() (options, error) {
 	flag.IntVar(&o.rounds, "rounds", 5, "rounds per pair of phases: the endpoint and its reference alternate, so that a change of load on the machine hits both alike")
 	flag.BoolVar(&o.idempotency, "idempotency", false, "send a fresh Idempotency-Key with every POST /payments")
 	flag.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run to this file")
-	flag.StringVar(&o.phases, "phases", "all", "which pairs of phases run: all, or lifecycle (the in-process and the NextGenPSD2 lifecycle only)")
+	flag.StringVar(&o.phases, "phases", "all", "which phases run: all, or lifecycle (the lifecycles only: in-process, through the NextGenPSD2 connector, and the payer in-process on a second instance)")
 	flag.Parse()
 	switch {
 	case o.clients < 1 || o.clients > 1024:
