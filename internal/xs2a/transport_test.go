@@ -10,9 +10,10 @@ import (
 )
 
 // The connector keeps its connections to a bank open between exchanges:
-// rounds of 8 concurrent requests open at most 8 connections in all (the
-// default transport keeps 2 idle per host and opens most of them again
-// every round).
+// 10 rounds of 8 concurrent requests open about 8 connections in all (a
+// few more when a round starts before the last one's connections are back
+// in the pool), where the default transport, keeping 2 idle per host,
+// opens about 6 again every round (60 or more).
 func TestLoopbackClientKeepsConnectionsAlive(t *testing.T) {
 	t.Parallel()
 	var opened atomic.Int64
@@ -41,7 +42,7 @@ func TestLoopbackClientKeepsConnectionsAlive(t *testing.T) {
 		}
 		wg.Wait()
 	}
-	if n := opened.Load(); n > parallel {
-		t.Fatalf("%d connections opened for %d rounds of %d requests, want at most %d", n, rounds, parallel, parallel)
+	if n := opened.Load(); n > 2*parallel {
+		t.Fatalf("%d connections opened for %d rounds of %d requests, want at most %d", n, rounds, parallel, 2*parallel)
 	}
 }
