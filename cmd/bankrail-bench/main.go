@@ -152,6 +152,13 @@ func run() error {
 		return err
 	}
 	defer ref.Close()
+	// The payer's baseline instance starts before the profile: its start
+	// (migrations, seeding) is no part of what is measured.
+	payer, stopPayer, err := startPayerBaseline(ctx, o, log, "http://"+ref.Addr())
+	if err != nil {
+		return err
+	}
+	defer stopPayer()
 
 	stopProfile, err := startCPUProfile(o.cpuProfile)
 	if err != nil {
@@ -173,11 +180,6 @@ func run() error {
 			return err
 		}
 	}
-	payer, stopPayer, err := startPayerBaseline(ctx, o, log, "http://"+ref.Addr())
-	if err != nil {
-		return err
-	}
-	defer stopPayer()
 	b.lifecycles(payer)
 	return nil
 }
