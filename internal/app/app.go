@@ -74,6 +74,11 @@ type Options struct {
 	// NextGenPSD2 banks the connector reaches. Ignored in the sandbox,
 	// whose banks are the mock ASPSP's.
 	Directory *xs2a.Directory
+	// MockBanksInProcess (sandbox, bankrail-bench only): the mock banks
+	// answer in-process (aspsp.InProcess), the sandbox's path before the
+	// NextGenPSD2 connector, as the fair baseline of the connector's
+	// lifecycle. No command sets it.
+	MockBanksInProcess bool
 }
 
 // ConnectTimeout bounds the first connection to the database at start: a
@@ -98,6 +103,7 @@ type App struct {
 	payments *payment.Service
 	xs2a     *xs2a.Connector  // the NextGenPSD2 connector; nil without banks to reach
 	aspsp    *aspsp.Bank      // the sandbox's mock ASPSP; nil in production
+	inProc   *aspsp.InProcess // the mock banks in-process (Options.MockBanksInProcess); nil otherwise
 	replica  *replica.Monitor // the read replica's lag; nil without --replica-url
 	reports  *report.Service
 	accounts *ledger.Service

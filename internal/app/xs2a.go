@@ -75,7 +75,7 @@ func mustPath(address string) string {
 // address (config SelfURL).
 func (a *App) sandboxConnector(banks *bank.Registry) *xs2a.Connector {
 	dir := map[string]xs2a.Bank{}
-	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	hc := xs2a.LoopbackClient()
 	for _, b := range banks.List(bank.Filter{}) {
 		dir[b.ID] = xs2a.Bank{ID: b.ID, Client: xs2a.Client{BaseURL: a.cfg.SelfURL + aspsp.Prefix + b.ID, HTTP: hc},
 			Products: []string{xs2a.ProductSEPA}, Decoupled: b.ID == aspsp.DecoupledBank}
@@ -124,6 +124,11 @@ func (a *App) bankRegistry(opts *Options) (*bank.Registry, []bank.Bank, error) {
 // (which it builds too); in production the banks of the directory
 // (directoryBanks), none without one.
 func (a *App) psd2Connector(opts Options, directoryBanks []bank.Bank) (bank.Connector, []bank.Bank, error) {
+	if a.cfg.Mode == config.Sandbox && opts.MockBanksInProcess {
+		banks := a.payments.Banks()
+		a.inProc = &aspsp.InProcess{PublicURL: a.cfg.PublicURL}
+		return a.inProc, banks.List(bank.Filter{}), nil
+	}
 	if a.cfg.Mode == config.Sandbox {
 		banks := a.payments.Banks()
 		a.aspsp = a.mockASPSP(banks)
@@ -143,8 +148,12 @@ func (a *App) psd2Connector(opts Options, directoryBanks []bank.Bank) (bank.Conn
 }
 
 // answerAtMockBank records the payer's answer on the mock bank page at the
-// mock ASPSP (nil in production: no mock bank page).
+// mock ASPSP, or hands it to the in-process mock banks
+// (Options.MockBanksInProcess); nil in production: no mock bank page.
 func (a *App) answerAtMockBank() func(ctx context.Context, bankID, paymentID, outcome, holder string) error {
+	if a.inProc != nil {
+		return a.inProc.Record
+	}
 	if a.aspsp == nil {
 		return nil
 	}

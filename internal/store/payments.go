@@ -212,10 +212,17 @@ func (r payments) GetView(ctx context.Context, viewerCustomerID, id string) (pay
 	return it, translate(err, "payment "+id)
 }
 
+// selectPaymentByID is GetByID's query, prepared once (stmt.go's
+// hotQueries): the payer's pages, the connector and the mock ASPSP read a
+// payment by id several times a lifecycle.
+var selectPaymentByID = `SELECT ` + paymentColumns + ` FROM payments p WHERE p.id = $1`
+
+func init() { hotQueries = append(hotQueries, selectPaymentByID) }
+
 // GetByID reads any payment (the payer's pages check the checkout token;
 // the timed moves have no viewer).
 func (r payments) GetByID(ctx context.Context, id string) (payment.Payment, error) {
-	p, err := scanPayment(r.q.QueryRowContext(ctx, `SELECT `+paymentColumns+` FROM payments p WHERE p.id = $1`, id))
+	p, err := scanPayment(r.q.QueryRowContext(ctx, selectPaymentByID, id))
 	return p, translate(err, "payment "+id)
 }
 

@@ -95,7 +95,7 @@ func (s *Store) Inbox() inbox.Repository { return inboxEntries{q: s.read} }
 
 // Payments is the payment repository outside any unit of work: reads on the
 // read pool, and writes that are each atomic by themselves.
-func (s *Store) Payments() payment.Repository { return payments{s: s, q: s.read} }
+func (s *Store) Payments() payment.Repository { return payments{s: s, q: s.onPool(s.read)} }
 
 // Events is the event log outside any unit of work (reads).
 func (s *Store) Events() event.Log { return events{q: s.read} }

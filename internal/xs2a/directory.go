@@ -182,7 +182,7 @@ func (b DirectoryBank) transport() (*http.Transport, error) {
 		}
 		cfg.RootCAs = pool
 	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
+	t := newTransport()
 	t.TLSClientConfig = cfg
 	return t, nil
 }
@@ -200,7 +200,7 @@ func (d Directory) Connections() (map[string]Bank, error) {
 		if b.Timeout != "" {
 			timeout, _ = time.ParseDuration(b.Timeout) // checked by Validate
 		}
-		hc := &http.Client{Transport: t, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		hc := &http.Client{Transport: t, CheckRedirect: noRedirect}
 		products := b.Products
 		if len(products) == 0 {
 			products = []string{ProductSEPA}
