@@ -38,6 +38,10 @@ func newSpool(dir string) (*spool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spool the statement: %w", err)
 	}
+	// Unlinked at once where the system allows it (the file lives on while
+	// it is open): a process killed during the import leaves nothing
+	// behind. Elsewhere close removes it.
+	_ = os.Remove(f.Name())
 	w := bufio.NewWriterSize(f, 256<<10)
 	return &spool{f: f, w: w, enc: gob.NewEncoder(w)}, nil
 }
@@ -98,8 +102,8 @@ func (s *spool) replay(h camt.Handler) error {
 	}
 }
 
-// close removes the spool's file.
+// close closes the spool's file and removes it (if newSpool could not).
 func (s *spool) close() {
 	_ = s.f.Close()           // a temporary file, read to its end or abandoned
-	_ = os.Remove(s.f.Name()) // best effort: the system's temporary directory
+	_ = os.Remove(s.f.Name()) // removed already where the system allows it
 }
