@@ -24,6 +24,10 @@ type Config struct {
 	// an entry is never split, and a batch that fails is applied again one
 	// entry a unit.
 	BatchSize int
+	// SpoolDir is where an import spools what it read of its file
+	// (a temporary file, removed when the import ends; "" for the
+	// system's temporary directory).
+	SpoolDir string
 }
 
 // DefaultBatchSize is Config.BatchSize's default.
@@ -82,23 +86,27 @@ func (im *Importer) Import(ctx context.Context, name string, src io.ReadSeeker) 
 	return im.Apply(ctx, name, src)
 }
 
-// Apply reads src twice: first whole, to refuse a file that is no
-// supported statement or no well-formed XML before anything is written
-// (errs.BadRequest); then entry by entry, applying each booked entry of a
-// known account once (a batch of entries a unit of work). The summary is
-// kept and returned. The caller has authorised the use (Import for
-// operators; the sandbox's POST /payin as the merchant).
+// Apply reads src once, whole, before it writes anything: a file that is
+// no supported statement or no well-formed XML is refused
+// (errs.BadRequest) and writes nothing; what the reading found is spooled
+// to a temporary file (spool). Then it applies, from the spool, each
+// booked entry of a known account once (a batch of entries a unit of
+// work). The summary is kept and returned. The caller has authorised the
+// use (Import for operators; the sandbox's POST /payin as the merchant).
 func (im *Importer) Apply(ctx context.Context, name string, src io.ReadSeeker) (Summary, error) {
-	h := sha256.New()
-	if _, err := camt.Read(io.TeeReader(src, h), checkOnly{}); err != nil {
+	sp, err := newSpool(im.d.Config.SpoolDir)
+	if err != nil {
 		return Summary{}, err
 	}
-	if _, err := src.Seek(0, io.SeekStart); err != nil {
-		return Summary{}, fmt.Errorf("read %s again: %w", name, err)
+	defer sp.close()
+	h := sha256.New()
+	msg, err := camt.Read(io.TeeReader(src, h), sp)
+	if err != nil {
+		return Summary{}, err
 	}
 	run := &run{im: im, ctx: ctx, accounts: map[string]*account{}, seen: map[string]int{},
 		sum: Summary{ID: ids.New(), File: name, SHA256: sum(h), Rejected: []Rejection{}, Accounts: []AccountSummary{}}}
-	msg, err := camt.Read(src, run)
+	err = sp.replay(run)
 	if err == nil {
 		err = run.flush()
 	}
@@ -110,13 +118,6 @@ func (im *Importer) Apply(ctx context.Context, name string, src io.ReadSeeker) (
 }
 
 func sum(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)) }
-
-// checkOnly is the first reading: nothing but the file's syntax and
-// message.
-type checkOnly struct{}
-
-func (checkOnly) Report(camt.Report) error            { return nil }
-func (checkOnly) Entry(camt.Report, camt.Entry) error { return nil }
 
 // entryFault reports an error of the input rather than of the instance: a
 // domain error (an entry's payment moved, its account changed, a file that

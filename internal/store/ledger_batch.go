@@ -32,7 +32,8 @@ func insertPostingRows(d Dialect, n int) string {
 // batchWrites are the statements of the batch paths on d, prepared once
 // beside hotWrites (warmWrites).
 func batchWrites(d Dialect) []string {
-	return []string{claimAll(d, claimRows), insertLedgerTransactions(d, recordTxRows), insertPostingRows(d, recordPostingRows)}
+	return []string{claimAll(d, claimRows), insertLedgerTransactions(d, recordTxRows), insertPostingRows(d, recordPostingRows),
+		moveAll(d, moveRows)}
 }
 
 // RecordAll inserts ts in INSERTs of recordTxRows, the lines of es in
