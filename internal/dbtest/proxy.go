@@ -62,7 +62,7 @@ func NewProxy(tb testing.TB, databaseURL string) *Proxy {
 			}
 			server, err := net.Dial("tcp", target)
 			if err != nil {
-				client.Close()
+				_ = client.Close() // the upstream could not be reached: the client is dropped
 				continue
 			}
 			p.mu.Lock()
@@ -110,7 +110,7 @@ func (p *Proxy) drop(conns ...net.Conn) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range conns {
-		c.Close()
+		_ = c.Close() // dropped on purpose: a close error changes nothing
 		delete(p.conns, c)
 	}
 }
