@@ -30,8 +30,23 @@ var errOutcomeUnknown = errors.New("its outcome is unknown")
 // (an error that already carries a code keeps it). The HTTP adapter asks
 // it of every uncoded error, so a failover is answered 503, never 500.
 func Unavailable(err error) error {
-	if err == nil || !connectionLost(err) {
-		return err
+	if err == nil {
+		return nil
+	}
+	if !connectionLost(err) {
+		// A statement whose deadline passed (the store's own statements
+		// are bounded by Timeouts.Statement: a partition, where no
+		// connection fails but none answers) is the database not answering
+		// in time: 503 too. It is not a lost connection for retryLost,
+		// which must not run a unit whose commit may have been made.
+		if !errors.Is(err, context.DeadlineExceeded) || errs.CodeOf(err) != errs.Internal {
+			return err
+		}
+		msg := "The database did not answer in time; retry after the Retry-After delay."
+		if errors.Is(err, errOutcomeUnknown) {
+			msg = outcomeUnknownMessage
+		}
+		return &errs.Error{Code: errs.Unavailable, Message: msg, RetryAfter: UnavailableRetryAfter, Cause: err}
 	}
 	// A commit of unknown outcome says so even when the connection's error
 	// was classified on its way (a pipelined COMMIT fails as the queued
@@ -42,10 +57,13 @@ func Unavailable(err error) error {
 	}
 	msg := "The database is unavailable for a moment; retry after the Retry-After delay."
 	if unknown {
-		msg = "The database connection was lost while this change was committed: it may or may not have been made. Retry with the same Idempotency-Key after the Retry-After delay to learn its outcome."
+		msg = outcomeUnknownMessage
 	}
 	return &errs.Error{Code: errs.Unavailable, Message: msg, RetryAfter: UnavailableRetryAfter, Cause: err}
 }
+
+// outcomeUnknownMessage answers a change whose commit's outcome is unknown.
+const outcomeUnknownMessage = "The database connection was lost while this change was committed: it may or may not have been made. Retry with the same Idempotency-Key after the Retry-After delay to learn its outcome."
 
 // connectionLost reports a lost, refused or not-yet-ready database
 // connection on PostgreSQL: the server died or is shutting down

@@ -38,6 +38,8 @@ func TestUnavailable(t *testing.T) {
 		{"cut mid-answer", fmt.Errorf("read: %w", io.ErrUnexpectedEOF), true},
 		{"closed conn", fmt.Errorf("query: %w", pgconn.ErrConnClosed), true},
 		{"bad conn", driver.ErrBadConn, true},
+		{"a statement past its deadline (a partition)", fmt.Errorf("count an API request: timeout: %w", context.DeadlineExceeded), true},
+		{"a request cancelled", fmt.Errorf("list payments: %w", context.Canceled), false},
 		{"unique violation", &pgconn.PgError{Code: "23505"}, false},
 		{"deadlock", &pgconn.PgError{Code: "40P01"}, false},
 		{"not found", notFound, false},
