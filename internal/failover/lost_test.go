@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bankrail/bankrail/api"
 	"github.com/bankrail/bankrail/client"
 	"github.com/bankrail/bankrail/internal/pgcluster"
 )
@@ -25,22 +24,7 @@ func TestLostDatabaseAnswers503(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, url := instance(t, c.URL("bankrail"), "")
-	tr := &answers{byStatus: map[int]int{}}
-	cl, err := client.New(url,
-		client.WithCredentials(client.Credentials{ClientID: clientID, ClientSecret: clientSecret, Username: username, Password: password}),
-		client.WithHTTPClient(&http.Client{Transport: tr}), client.WithRetry(client.RetryPolicy{MaxAttempts: 1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	create := func() (*api.Payment, error) {
-		return cl.CreatePayment(ctx, api.PaymentCreateRequest{Currency: "EUR", Amount: client.Ptr[int64](1000),
-			PaymentSystem: api.PaymentSystemOPENBANKINGEU, PaymentReference: client.Ptr("order-1"),
-			OpenBankingEU: &api.OpenBankingEURequest{Type: client.Ptr(api.PaymentTypeGOODS)}},
-			&api.CreatePaymentParams{IdempotencyKey: client.Ptr("order-1")})
-	}
-	if _, err := cl.ListPayments(ctx, nil); err != nil { // signed in, the pool warm
-		t.Fatal(err)
-	}
+	cl, tr, create := signedIn(t, ctx, url, "order-1")
 
 	if err := c.Kill(c.Primary()); err != nil {
 		t.Fatal(err)

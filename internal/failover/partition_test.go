@@ -30,22 +30,7 @@ func TestPartitionAnswers503WithinTheRequestTimeout(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	tr := &answers{byStatus: map[int]int{}}
-	cl, err := client.New(url,
-		client.WithCredentials(client.Credentials{ClientID: clientID, ClientSecret: clientSecret, Username: username, Password: password}),
-		client.WithHTTPClient(&http.Client{Transport: tr}), client.WithRetry(client.RetryPolicy{MaxAttempts: 1}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	create := func() (*api.Payment, error) {
-		return cl.CreatePayment(ctx, api.PaymentCreateRequest{Currency: "EUR", Amount: client.Ptr[int64](1000),
-			PaymentSystem: api.PaymentSystemOPENBANKINGEU, PaymentReference: client.Ptr("order-p"),
-			OpenBankingEU: &api.OpenBankingEURequest{Type: client.Ptr(api.PaymentTypeGOODS)}},
-			&api.CreatePaymentParams{IdempotencyKey: client.Ptr("order-p")})
-	}
-	if _, err := cl.ListPayments(ctx, nil); err != nil { // signed in, the pool warm
-		t.Fatal(err)
-	}
+	cl, tr, create := signedIn(t, ctx, url, "order-p")
 
 	proxy.Hang()
 	// The bound: the request timeout, the read's retries inside it, and
@@ -73,6 +58,7 @@ func TestPartitionAnswers503WithinTheRequestTimeout(t *testing.T) {
 
 	proxy.Heal()
 	var p *api.Payment
+	var err error
 	deadline := time.Now().Add(30 * time.Second)
 	for p, err = create(); err != nil && time.Now().Before(deadline); p, err = create() {
 		time.Sleep(200 * time.Millisecond) // a client's retry after Retry-After, not timing logic
