@@ -201,11 +201,18 @@ func (rd *reader) start(name []byte) error {
 			return err
 		}
 		rd.index++
-		rd.entryDepth, rd.entry = depth, rawEntry{Entry: Entry{Index: rd.index}}
+		// the transactions' array is reused: finish copies what it keeps
+		rd.entryDepth, rd.entry = depth, rawEntry{Entry: Entry{Index: rd.index}, txs: rd.entry.txs[:0]}
 	case rd.repDepth > 0 && rd.entryDepth == 0 && depth == rd.repDepth+1 && string(name) == "Bal":
 		rd.bal = balance{}
 	case rd.entryDepth > 0 && rd.txDepth == 0 && depth == rd.entryDepth+2 && string(name) == "TxDtls":
-		rd.entry.txs = append(rd.entry.txs, rawTx{})
+		if n := len(rd.entry.txs); n < cap(rd.entry.txs) {
+			t := &rd.entry.txs[:n+1][n]
+			*t = rawTx{strd: t.strd[:0], ustrd: t.ustrd[:0]}
+			rd.entry.txs = rd.entry.txs[:n+1]
+		} else {
+			rd.entry.txs = append(rd.entry.txs, rawTx{})
+		}
 		rd.tx, rd.txDepth = &rd.entry.txs[len(rd.entry.txs)-1], depth
 	case rd.txDepth > 0 && depth == rd.txDepth+1 && string(name) == "RtrInf":
 		rd.tx.Return = true

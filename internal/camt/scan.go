@@ -265,13 +265,28 @@ func hasQuote(b []byte) bool {
 
 // startTag reads <name attr="value"...> or <name .../>.
 func (s *scanner) startTag() error {
+	// the usual case, <Name> without prefix or attribute, in the buffer
+	b := s.buf[s.pos+1:]
+	i := 0
+	for i < len(b) && plainNameByte[b[i]] {
+		i++
+	}
+	if i < len(b) && b[i] == '>' && i > 0 && !('0' <= b[0] && b[0] <= '9' || b[0] == '.' || b[0] == '-') {
+		full := b[:i]
+		s.names = append(s.names, full...)
+		s.ends = append(s.ends, len(s.names))
+		s.full, s.prefix, s.local = full, nil, full
+		s.attrs = s.attrs[:0]
+		s.pos += i + 2
+		return nil
+	}
 	end, err := s.markupEnd()
 	if err != nil {
 		return err
 	}
 	tag := s.buf[s.pos : s.pos+end+1]
 	base := s.pos
-	i := 1
+	i = 1
 	full, n, ok := scanName(tag[i:])
 	if !ok {
 		return s.errAt(base+i, "expected element name after <")
@@ -451,14 +466,23 @@ func (s *scanner) procInst() error {
 		return nil
 	}
 	rest := append([]byte(nil), s.buf[s.pos:]...)
-	nr, err := charsetReader(enc, io.MultiReader(bytes.NewReader(rest), s.r))
+	in := s.r
+	if s.rerr != nil { // the reader has ended already: after rest, its end
+		in = errReader{s.rerr}
+	}
+	nr, err := charsetReader(enc, io.MultiReader(bytes.NewReader(rest), in))
 	if err != nil {
 		return &encodingError{fmt.Sprintf("the file declares %v", err)}
 	}
 	s.lineBase += bytes.Count(s.buf[:s.pos], []byte{'\n'})
-	s.buf, s.pos, s.r = s.buf[:0], 0, nr
+	s.buf, s.pos, s.r, s.rerr = s.buf[:0], 0, nr, nil
 	return nil
 }
+
+// errReader is a reader that has ended with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // procInst returns the value of param in the content of <?xml ...?>, as
 // encoding/xml reads it.

@@ -220,6 +220,14 @@ func inCharRange(r rune) bool {
 		r >= 0x10000 && r <= 0x10FFFF
 }
 
+// plainNameByte is isNameByte without ':'.
+var plainNameByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c != ':' && isNameByte(byte(c))
+	}
+	return t
+}()
+
 // isNameByte is an ASCII byte a name may hold.
 func isNameByte(c byte) bool {
 	return 'A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' ||
