@@ -106,7 +106,7 @@ func (rd *reader) run() error {
 			rd.ccy = ""
 			for _, a := range sc.attrs {
 				if string(a.local) == "Ccy" {
-					rd.ccy = upper(bytes.TrimSpace(sc.attrBuf[a.from:a.to]))
+					rd.ccy = currency(bytes.TrimSpace(sc.attrBuf[a.from:a.to]))
 				}
 			}
 			switch depth {
@@ -245,6 +245,25 @@ func (rd *reader) end(depth int) error {
 	return nil
 }
 
+// normalIBAN is iso.NormalizeIBAN of b, at the cost of one string when b
+// is written as it should be.
+func normalIBAN(b []byte) string {
+	for _, c := range b {
+		if !('A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return iso.NormalizeIBAN(string(b))
+		}
+	}
+	return string(b)
+}
+
+// currency is string(b), without a copy for the euro.
+func currency(b []byte) string {
+	if string(b) == "EUR" {
+		return "EUR"
+	}
+	return string(b)
+}
+
 // upper is strings.ToUpper of b, without a copy for the codes read most.
 func upper(b []byte) string {
 	switch string(b) {
@@ -281,7 +300,7 @@ func (rd *reader) reportField(rel, text []byte) error {
 	case "Id":
 		rd.rep.ID = string(text)
 	case "Acct/Id/IBAN":
-		rd.rep.IBAN = iso.NormalizeIBAN(string(text))
+		rd.rep.IBAN = normalIBAN(text)
 	case "Acct/Id/Othr/Id":
 		rd.rep.Other = string(text)
 	case "Acct/Ccy":
@@ -367,11 +386,11 @@ func (rd *reader) txField(rel, text []byte) {
 	case "RltdPties/Dbtr/Nm", "RltdPties/Dbtr/Pty/Nm":
 		t.dbtr.Name = string(text)
 	case "RltdPties/DbtrAcct/Id/IBAN":
-		t.dbtr.IBAN = iso.NormalizeIBAN(string(text))
+		t.dbtr.IBAN = normalIBAN(text)
 	case "RltdPties/Cdtr/Nm", "RltdPties/Cdtr/Pty/Nm":
 		t.cdtr.Name = string(text)
 	case "RltdPties/CdtrAcct/Id/IBAN":
-		t.cdtr.IBAN = iso.NormalizeIBAN(string(text))
+		t.cdtr.IBAN = normalIBAN(text)
 	case "RtrInf/Rsn/Cd", "RtrInf/Rsn/Prtry":
 		t.Reason = string(text)
 	case "BkTxCd/Domn/Fmly/SubFmlyCd":

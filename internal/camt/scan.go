@@ -558,11 +558,11 @@ func (s *scanner) bang() error {
 
 // directive skips <!DOCTYPE ...> and the like as encoding/xml reads them:
 // up to the '>' that closes it, past quoted strings, nested <...> and
-// comments.
+// comments; the byte after "<!" is taken as it is.
 func (s *scanner) directive() error {
 	var quote byte
 	depth := 0
-	for i := 2; ; i++ {
+	for i := 3; ; i++ {
 		if !s.ensure(i + 1) {
 			return s.unexpectedEOF()
 		}
