@@ -200,6 +200,7 @@ func entity(src []byte, final bool) (rune, int, string) {
 	return r, k + 1, ""
 }
 
+// digit is the value of c as a digit of base, or -1.
 func digit(c byte, base rune) rune {
 	switch {
 	case '0' <= c && c <= '9':
