@@ -1,6 +1,8 @@
-// The reader as it was before the scanner (encoding/xml), kept for the tests
-// that compare the two.
 package camt
+
+// The reader as it was before the scanner (encoding/xml's Decoder.Token),
+// kept for the tests that compare the two (reader_compare_test.go) and for
+// BenchmarkRead.
 
 import (
 	"bufio"
@@ -13,7 +15,7 @@ import (
 	"github.com/bankrail/bankrail/internal/iso"
 )
 
-// readStd is Read with encoding/xml.
+// readStd is Read as it was, on encoding/xml.
 func readStd(r io.Reader, h Handler) (Message, error) {
 	d := xml.NewDecoder(bufio.NewReaderSize(r, 64<<10))
 	d.CharsetReader = charsetReader
