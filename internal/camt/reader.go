@@ -1,10 +1,8 @@
 package camt
 
 import (
-	"bufio"
-	"encoding/xml"
+	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
@@ -20,13 +18,16 @@ import (
 // or a handler's error stops the read with that error (errs.BadRequest
 // for the file's faults, naming where they are).
 func Read(r io.Reader, h Handler) (Message, error) {
-	d := xml.NewDecoder(bufio.NewReaderSize(r, 64<<10))
-	d.CharsetReader = charsetReader
-	rd := &reader{d: d, h: h}
+	rd := &reader{sc: newScanner(r), h: h}
 	err := rd.run()
-	if err != nil && !errs.Is(err, errs.BadRequest) && errors.As(err, new(*xml.SyntaxError)) {
-		line, _ := d.InputPos()
-		err = errs.E(errs.BadRequest, "The file is not well-formed XML (line %d): %v.", line, err)
+	var se *syntaxError
+	var ee *encodingError
+	switch {
+	case err == nil || errs.Is(err, errs.BadRequest):
+	case errors.As(err, &se):
+		err = errs.E(errs.BadRequest, "The file is not well-formed XML (line %d): %s.", se.line, se.msg)
+	case errors.As(err, &ee):
+		err = errs.E(errs.BadRequest, "The file cannot be read: %s.", ee.msg)
 	}
 	return rd.msg, err
 }
@@ -34,12 +35,16 @@ func Read(r io.Reader, h Handler) (Message, error) {
 // reader is the state of one Read: where it is in the document and the
 // report, entry and transaction being read.
 type reader struct {
-	d    *xml.Decoder
-	h    Handler
-	msg  Message
-	path []string // local names, from the root element down
-	text strings.Builder
-	ccy  string // the Ccy attribute of the element being read
+	sc  *scanner
+	h   Handler
+	msg Message
+	// path is the open elements' local names from the root down, each
+	// after a '/': "/Document/BkToCstmrStmt/Stmt/Ntry/Amt"; at[i] is where
+	// the (i+1)th element's '/' is.
+	path []byte
+	at   []int
+	ns   []binding // the namespace declarations of the first two levels
+	ccy  string    // the Ccy attribute of the element being read
 
 	repDepth, entryDepth, txDepth int // depth of Stmt/Ntfctn, Ntry, TxDtls (0: outside)
 	rep                           Report
@@ -48,6 +53,13 @@ type reader struct {
 	index                         int
 	entry                         rawEntry
 	tx                            *rawTx
+}
+
+// binding is a namespace declaration (xmlns or xmlns:prefix) of an
+// element at depth.
+type binding struct {
+	depth       int
+	prefix, uri string
 }
 
 // balance is a Bal being read.
@@ -70,9 +82,14 @@ type rawTx struct {
 
 func (rd *reader) run() error {
 	rootSeen := false
+	sc := rd.sc
 	for {
-		tok, err := rd.d.Token()
-		if err == io.EOF {
+		tok, err := sc.next()
+		if err != nil {
+			return err
+		}
+		switch tok {
+		case tokEOF:
 			if !rootSeen {
 				return errs.E(errs.BadRequest, "The file is empty: it holds no XML document; bankrail reads %s.", Supported())
 			}
@@ -80,83 +97,134 @@ func (rd *reader) run() error {
 				return errs.E(errs.BadRequest, "The document has no message element; bankrail reads %s.", Supported())
 			}
 			return nil
-		}
-		if err != nil {
-			return err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			rd.path = append(rd.path, t.Name.Local)
-			rd.text.Reset()
+		case tokStart:
+			depth := sc.depth()
+			rd.at = append(rd.at, len(rd.path))
+			rd.path = append(append(rd.path, '/'), sc.local...)
+			sc.text = sc.text[:0]
 			rd.ccy = ""
-			for _, a := range t.Attr {
-				if a.Name.Local == "Ccy" {
-					rd.ccy = strings.TrimSpace(a.Value)
+			for _, a := range sc.attrs {
+				if string(a.local) == "Ccy" {
+					rd.ccy = currency(bytes.TrimSpace(sc.attrBuf[a.from:a.to]))
 				}
 			}
-			switch len(rd.path) {
+			switch depth {
 			case 1:
 				rootSeen = true
-				if t.Name.Local != "Document" {
-					_, err := messageOf(t.Name.Space, t.Name.Local)
+				rd.bind(depth)
+				if string(sc.local) != "Document" {
+					_, err := messageOf(rd.space(), string(sc.local))
 					return err
 				}
 			case 2:
-				m, err := messageOf(t.Name.Space, t.Name.Local)
+				rd.bind(depth)
+				m, err := messageOf(rd.space(), string(sc.local))
 				if err != nil {
 					return err
 				}
 				m.ID = rd.msg.ID
 				rd.msg = m
 			}
-			if err := rd.start(t.Name.Local); err != nil {
+			if err := rd.start(sc.local); err != nil {
 				return err
 			}
-		case xml.CharData:
-			if rd.repDepth > 0 || len(rd.path) == 4 {
-				rd.text.Write(t)
-			}
-		case xml.EndElement:
-			if err := rd.end(); err != nil {
+		case tokEnd:
+			depth := sc.depth() + 1
+			if err := rd.end(depth); err != nil {
 				return err
 			}
-			rd.path = rd.path[:len(rd.path)-1]
-			rd.text.Reset()
+			rd.path = rd.path[:rd.at[len(rd.at)-1]]
+			rd.at = rd.at[:len(rd.at)-1]
+			sc.text = sc.text[:0]
+			for len(rd.ns) > 0 && rd.ns[len(rd.ns)-1].depth >= depth {
+				rd.ns = rd.ns[:len(rd.ns)-1]
+			}
+		}
+		sc.keep = rd.repDepth > 0 || sc.depth() == 4
+	}
+}
+
+// bind keeps the namespace declarations of the element just read, at
+// depth (1 or 2: only the document's and the message's names are read
+// with their namespace).
+func (rd *reader) bind(depth int) {
+	for _, a := range rd.sc.attrs {
+		switch {
+		case string(a.prefix) == "xmlns":
+			rd.ns = append(rd.ns, binding{depth, string(a.local), string(rd.sc.attrBuf[a.from:a.to])})
+		case len(a.prefix) == 0 && string(a.local) == "xmlns":
+			rd.ns = append(rd.ns, binding{depth, "", string(rd.sc.attrBuf[a.from:a.to])})
 		}
 	}
 }
 
-// rel is the path below depth as "A/B/C".
-func (rd *reader) rel(depth int) string { return strings.Join(rd.path[depth:], "/") }
-
-func (rd *reader) start(name string) error {
-	depth := len(rd.path)
+// space is the namespace of the element just read, as encoding/xml
+// resolves it: a prefix bound to none stays as it is.
+func (rd *reader) space() string {
+	prefix, local := string(rd.sc.prefix), string(rd.sc.local)
 	switch {
-	case depth == 3 && (name == "Stmt" || name == "Ntfctn" || name == "Rpt"):
+	case prefix == "xmlns":
+		return prefix
+	case prefix == "xml":
+		return "http://www.w3.org/XML/1998/namespace"
+	case prefix == "" && local == "xmlns":
+		return ""
+	}
+	for i := len(rd.ns) - 1; i >= 0; i-- {
+		if rd.ns[i].prefix == prefix {
+			return rd.ns[i].uri
+		}
+	}
+	return prefix
+}
+
+// rel is the path below depth as "A/B/C".
+func (rd *reader) rel(depth int) []byte { return rd.path[rd.at[depth]+1:] }
+
+// name is the local name of the element at depth (from 0).
+func (rd *reader) name(depth int) []byte {
+	end := len(rd.path)
+	if depth+1 < len(rd.at) {
+		end = rd.at[depth+1]
+	}
+	return rd.path[rd.at[depth]+1 : end]
+}
+
+func (rd *reader) start(name []byte) error {
+	depth := rd.sc.depth()
+	switch {
+	case depth == 3 && (string(name) == "Stmt" || string(name) == "Ntfctn" || string(name) == "Rpt"):
 		rd.repDepth, rd.rep, rd.repSent = depth, Report{}, false
-	case rd.repDepth > 0 && rd.entryDepth == 0 && depth == rd.repDepth+1 && name == "Ntry":
+	case rd.repDepth > 0 && rd.entryDepth == 0 && depth == rd.repDepth+1 && string(name) == "Ntry":
 		if err := rd.sendReport(); err != nil {
 			return err
 		}
 		rd.index++
-		rd.entryDepth, rd.entry = depth, rawEntry{Entry: Entry{Index: rd.index}}
-	case rd.repDepth > 0 && rd.entryDepth == 0 && depth == rd.repDepth+1 && name == "Bal":
+		// the transactions' array is reused: finish copies what it keeps
+		rd.entryDepth, rd.entry = depth, rawEntry{Entry: Entry{Index: rd.index}, txs: rd.entry.txs[:0]}
+	case rd.repDepth > 0 && rd.entryDepth == 0 && depth == rd.repDepth+1 && string(name) == "Bal":
 		rd.bal = balance{}
-	case rd.entryDepth > 0 && rd.txDepth == 0 && depth == rd.entryDepth+2 && name == "TxDtls":
-		rd.entry.txs = append(rd.entry.txs, rawTx{})
+	case rd.entryDepth > 0 && rd.txDepth == 0 && depth == rd.entryDepth+2 && string(name) == "TxDtls":
+		if n := len(rd.entry.txs); n < cap(rd.entry.txs) {
+			t := &rd.entry.txs[:n+1][n]
+			*t = rawTx{strd: t.strd[:0], ustrd: t.ustrd[:0]}
+			rd.entry.txs = rd.entry.txs[:n+1]
+		} else {
+			rd.entry.txs = append(rd.entry.txs, rawTx{})
+		}
 		rd.tx, rd.txDepth = &rd.entry.txs[len(rd.entry.txs)-1], depth
-	case rd.txDepth > 0 && depth == rd.txDepth+1 && name == "RtrInf":
+	case rd.txDepth > 0 && depth == rd.txDepth+1 && string(name) == "RtrInf":
 		rd.tx.Return = true
 	}
 	return nil
 }
 
-func (rd *reader) end() error {
-	depth := len(rd.path)
-	text := strings.TrimSpace(rd.text.String())
+// end closes the element at depth (the path still holds it).
+func (rd *reader) end(depth int) error {
+	text := bytes.TrimSpace(rd.sc.text)
 	switch {
-	case depth == 4 && rd.path[2] == "GrpHdr" && rd.path[3] == "MsgId":
-		rd.msg.ID = text
+	case depth == 4 && string(rd.name(2)) == "GrpHdr" && string(rd.name(3)) == "MsgId":
+		rd.msg.ID = string(text)
 	case rd.txDepth > 0 && depth == rd.txDepth:
 		rd.txDepth, rd.tx = 0, nil
 	case rd.txDepth > 0:
@@ -176,156 +244,52 @@ func (rd *reader) end() error {
 	return nil
 }
 
+// normalIBAN is iso.NormalizeIBAN of b, at the cost of one string when b
+// is written as it should be.
+func normalIBAN(b []byte) string {
+	for _, c := range b {
+		if !('A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return iso.NormalizeIBAN(string(b))
+		}
+	}
+	return string(b)
+}
+
+// currency is string(b), without a copy for the euro.
+func currency(b []byte) string {
+	if string(b) == "EUR" {
+		return "EUR"
+	}
+	return string(b)
+}
+
+// upper is strings.ToUpper of b, without a copy for the codes read most.
+func upper(b []byte) string {
+	switch string(b) {
+	case "CRDT":
+		return "CRDT"
+	case "DBIT":
+		return "DBIT"
+	case "BOOK":
+		return "BOOK"
+	case "PDNG":
+		return "PDNG"
+	case "INFO":
+		return "INFO"
+	case "EUR":
+		return "EUR"
+	case "CLBD":
+		return "CLBD"
+	case "":
+		return ""
+	}
+	return strings.ToUpper(string(b))
+}
+
 func (rd *reader) sendReport() error {
 	if rd.repSent {
 		return nil
 	}
 	rd.repSent = true
 	return rd.h.Report(rd.rep)
-}
-
-func (rd *reader) reportField(rel, text string) error {
-	switch rel {
-	case "Id":
-		rd.rep.ID = text
-	case "Acct/Id/IBAN":
-		rd.rep.IBAN = iso.NormalizeIBAN(text)
-	case "Acct/Id/Othr/Id":
-		rd.rep.Other = text
-	case "Acct/Ccy":
-		rd.rep.Currency = strings.ToUpper(text)
-	case "Bal/Tp/CdOrPrtry/Cd", "Bal/Tp/CdOrPrtry/Prtry", "Bal/Tp/Cd":
-		rd.bal.code = strings.ToUpper(text)
-	case "Bal/Amt":
-		rd.bal.amount, rd.bal.ccy = text, rd.ccy
-	case "Bal/CdtDbtInd":
-		rd.bal.ind = strings.ToUpper(text)
-	case "Bal/Dt/Dt", "Bal/Dt/DtTm":
-		rd.bal.date = text
-	case "Bal":
-		if rd.bal.code != "CLBD" {
-			return nil
-		}
-		v, err := parseSigned(rd.bal.amount, rd.bal.ccy, rd.bal.ind == "DBIT")
-		if err != nil {
-			return errs.E(errs.BadRequest, "The closing balance of statement %q (account %s): %v.", rd.rep.ID, rd.rep.Account(), err)
-		}
-		rd.rep.Closing = &Balance{Amount: v, Currency: rd.bal.ccy, Date: rd.bal.date}
-	}
-	return nil
-}
-
-func (rd *reader) entryField(rel, text string) {
-	e := &rd.entry
-	switch rel {
-	case "NtryRef":
-		e.Ref = text
-	case "Amt":
-		e.amount, e.ccy = text, rd.ccy
-	case "CdtDbtInd":
-		e.ind = strings.ToUpper(text)
-	case "RvslInd":
-		e.Reversal = text == "true" || text == "1"
-	case "Sts", "Sts/Cd", "Sts/Prtry":
-		if text != "" {
-			e.status = strings.ToUpper(text)
-		}
-	case "BookgDt/Dt", "BookgDt/DtTm":
-		e.BookingDate = text
-	case "ValDt/Dt", "ValDt/DtTm":
-		e.ValueDate = text
-	case "AcctSvcrRef":
-		e.AcctSvcrRef = text
-	case "AddtlNtryInf":
-		e.Info = text
-	case "BkTxCd/Domn/Fmly/SubFmlyCd":
-		e.subFamily = strings.ToUpper(text)
-	}
-}
-
-func (rd *reader) txField(rel, text string) {
-	t := rd.tx
-	switch rel {
-	case "Refs/EndToEndId":
-		if text != "NOTPROVIDED" {
-			t.EndToEndID = text
-		}
-	case "Refs/AcctSvcrRef":
-		t.AcctSvcrRef = text
-	case "Refs/InstrId":
-		t.InstrID = text
-	case "Refs/TxId":
-		t.TxID = text
-	case "Refs/MsgId":
-		t.MsgID = text
-	case "Amt":
-		t.amount, t.ccy = text, rd.ccy
-	case "AmtDtls/TxAmt/Amt":
-		t.txAmount, t.txCcy = text, rd.ccy
-	case "CdtDbtInd":
-		t.ind = strings.ToUpper(text)
-	case "RmtInf/Ustrd":
-		if text != "" {
-			t.ustrd = append(t.ustrd, text)
-		}
-	case "RmtInf/Strd/CdtrRefInf/Ref":
-		if text != "" {
-			t.strd = append(t.strd, text)
-		}
-	case "RltdPties/Dbtr/Nm", "RltdPties/Dbtr/Pty/Nm":
-		t.dbtr.Name = text
-	case "RltdPties/DbtrAcct/Id/IBAN":
-		t.dbtr.IBAN = iso.NormalizeIBAN(text)
-	case "RltdPties/Cdtr/Nm", "RltdPties/Cdtr/Pty/Nm":
-		t.cdtr.Name = text
-	case "RltdPties/CdtrAcct/Id/IBAN":
-		t.cdtr.IBAN = iso.NormalizeIBAN(text)
-	case "RtrInf/Rsn/Cd", "RtrInf/Rsn/Prtry":
-		t.Reason = text
-	case "BkTxCd/Domn/Fmly/SubFmlyCd":
-		t.subFamily = strings.ToUpper(text)
-	}
-}
-
-// charsetReader reads the encodings banks declare besides UTF-8: ISO
-// 8859-1 (and its Windows superset, read as Latin-1) byte by byte.
-func charsetReader(label string, in io.Reader) (io.Reader, error) {
-	switch strings.ToLower(label) {
-	case "iso-8859-1", "iso8859-1", "latin1", "latin-1", "windows-1252", "cp1252":
-		return &latin1{r: bufio.NewReader(in)}, nil
-	case "us-ascii", "ascii":
-		return in, nil
-	}
-	return nil, fmt.Errorf("the encoding %q is not read (UTF-8 and ISO 8859-1 are)", label)
-}
-
-// latin1 turns ISO 8859-1 bytes into UTF-8.
-type latin1 struct {
-	r   *bufio.Reader
-	buf []byte
-}
-
-func (l *latin1) Read(p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		if len(l.buf) > 0 {
-			c := copy(p[n:], l.buf)
-			l.buf, n = l.buf[c:], n+c
-			continue
-		}
-		b, err := l.r.ReadByte()
-		if err != nil {
-			if n > 0 {
-				return n, nil
-			}
-			return 0, err
-		}
-		if b < 0x80 {
-			p[n] = b
-			n++
-			continue
-		}
-		l.buf = []byte(string(rune(b)))
-	}
-	return n, nil
 }
