@@ -21,9 +21,9 @@ import (
 // CPU priority: a stand-in, on one shared machine, for a standby on a
 // machine of its own (its reads then take the processors only when the
 // primary and the service leave them). BANKRAIL_BENCH_REPLICA_DUTY sets
-// the instance's --report-duty-cycle, BANKRAIL_BENCH_REPLICA_COMPARE_DUTY
-// adds the phase of reads on the replica at that duty cycle (50: the
-// pacer before the setting).
+// the instance's --report-duty-cycle; the fourth phase reads on the
+// replica with reports at duty cycle 50 (the pacer before the setting),
+// or at BANKRAIL_BENCH_REPLICA_COMPARE_DUTY (0: no fourth phase).
 func TestReplicaPhase(t *testing.T) {
 	payments, duration, rounds := "2000", "3s", "3"
 	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_ROUNDS"); v != "" {
