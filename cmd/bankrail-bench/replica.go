@@ -6,24 +6,24 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/http"
 	"net/url"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/bankrail/bankrail/internal/app"
+	"github.com/bankrail/bankrail/internal/config"
 )
 
 // replicaUsage explains the replica subcommand.
 const replicaUsage = `bankrail-bench replica --database-url PRIMARY --replica-url STANDBY [--payments 1000000]
-    [--clients 8] [--readers 2] [--duration 20s] [--rounds 4]
+    [--clients 8] [--readers 2] [--duration 20s] [--rounds 4] [--report-duty-cycle 25] [--compare-duty-cycle 50]
     on a fresh schema of the primary (its standby streams it): bulk-seeds N payments (COPY), waits
     until the standby has replayed them, then measures POST /payments from --clients clients in
     rounds of three phases: creates alone (the reference); creates while a PAYMENTS report of
     every payment is generated again and again and --readers clients read list pages, all
     served by the standby (--replica-url); the same reads with the replica switched off, on the
-    primary; the phases' order turns each round. Prints creates' req/s and each loaded phase's
+    primary; with --compare-duty-cycle, a fourth phase: the reads on the standby with reports
+    generated at that duty cycle instead of --report-duty-cycle (50 is the pacer before it was a
+    setting); the phases' order turns each round. Prints creates' req/s and each loaded phase's
     ratio to the reference, overall and round by round (issue 32's target: >= 0.80 with the
     replica), and the reads done in each.`
 
@@ -34,6 +34,7 @@ type replicaOptions struct {
 	clients, readers        int
 	duration                time.Duration
 	rounds                  int
+	duty, compareDuty       int
 }
 
 func parseReplicaFlags(args []string) (replicaOptions, error) {
@@ -46,7 +47,9 @@ func parseReplicaFlags(args []string) (replicaOptions, error) {
 	fs.IntVar(&o.clients, "clients", 8, "concurrent clients of POST /payments")
 	fs.IntVar(&o.readers, "readers", 2, "concurrent clients of list pages (beside one client of reports)")
 	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long each phase runs in all (split into --rounds)")
-	fs.IntVar(&o.rounds, "rounds", 4, "rounds of the three phases, alternating")
+	fs.IntVar(&o.rounds, "rounds", 4, "rounds of the phases, alternating")
+	fs.IntVar(&o.duty, "report-duty-cycle", config.DefaultReportDutyCycle, "the instance's --report-duty-cycle")
+	fs.IntVar(&o.compareDuty, "compare-duty-cycle", 0, "1 to 100: a fourth phase, the reads on the standby with reports at this duty cycle (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -59,6 +62,8 @@ func parseReplicaFlags(args []string) (replicaOptions, error) {
 		return o, errors.New("--clients must be from 1 to 256, --readers from 0 to 64")
 	case o.duration <= 0 || o.duration > 10*time.Minute || o.rounds < 1 || o.rounds > 50:
 		return o, errors.New("--duration must be positive, at most 10m; --rounds from 1 to 50")
+	case o.duty < 1 || o.duty > 100 || o.compareDuty < 0 || o.compareDuty > 100:
+		return o, errors.New("--report-duty-cycle must be from 1 to 100, --compare-duty-cycle from 0 (none) to 100")
 	}
 	return o, nil
 }
@@ -87,7 +92,7 @@ func runReplica(args []string) error {
 	q := ru.Query()
 	q.Set("search_path", schema.Query().Get("search_path"))
 	ru.RawQuery = q.Encode()
-	cfg.ReplicaURL, cfg.WriteTimeout = ru.String(), 0
+	cfg.ReplicaURL, cfg.WriteTimeout, cfg.ReportDutyCycle = ru.String(), 0, o.duty
 	a, err := startBench(ctx, cfg)
 	if err != nil {
 		return err
@@ -112,56 +117,83 @@ func runReplica(args []string) error {
 	}
 	period, _ := json.Marshal(map[string]string{"startDate": now.Add(-91 * 24 * time.Hour).UTC().Format(time.RFC3339),
 		"endDate": now.UTC().Format(time.RFC3339)})
-	alone, onReplica, onPrimary := &sample{name: "creates alone"}, &sample{name: "creates + reads on replica"}, &sample{name: "creates + reads on primary"}
-	var replicaReads, primaryReads readCounts
+	ps := replicaPhases(ctx, a, b, o, period)
 	round := o.duration / time.Duration(o.rounds)
-	rps := make([][]float64, 3) // per round: alone, reads on the replica, reads on the primary
-	phases := []func() error{
-		func() error { b.run(alone, round, b.postPayment); return nil },
-		func() error {
-			return b.withReads(&replicaReads, o.readers, period, func() { b.run(onReplica, round, b.postPayment) })
-		},
-		func() error {
-			a.Replica().Stop() // reads on the primary
-			err := b.withReads(&primaryReads, o.readers, period, func() { b.run(onPrimary, round, b.postPayment) })
-			a.Replica().Start(ctx)
-			if err != nil {
-				return err
-			}
-			return awaitReplica(a, time.Minute)
-		},
-	}
-	samples := []*sample{alone, onReplica, onPrimary}
+	rps := make([][]float64, len(ps)) // per phase, per round
 	for r := range o.rounds {
-		for k := range phases { // the order turns each round: a drift of the machine's load hits each phase alike
-			p := (r + k) % len(phases)
-			n, e := len(samples[p].lat), samples[p].elapsed
-			if err := phases[p](); err != nil {
+		for k := range ps { // the order turns each round: a drift of the machine's load hits each phase alike
+			p := ps[(r+k)%len(ps)]
+			n, e := len(p.s.lat), p.s.elapsed
+			if err := p.run(round); err != nil {
 				return err
 			}
-			rps[p] = append(rps[p], float64(len(samples[p].lat)-n)/(samples[p].elapsed-e).Seconds())
+			rps[(r+k)%len(ps)] = append(rps[(r+k)%len(ps)], float64(len(p.s.lat)-n)/(p.s.elapsed-e).Seconds())
 		}
 	}
-	fmt.Printf("\n%-28s %10s %10s %10s %8s %8s\n", "phase", "req/s", "p50", "p99", "errors", "ratio")
-	ref, rep, pri := alone.result(), onReplica.result(), onPrimary.result()
-	for _, r := range []struct {
-		r   result
-		ref *result
-	}{{ref, nil}, {rep, &ref}, {pri, &ref}} {
-		ratio := ""
-		if r.ref != nil {
-			ratio = fmt.Sprintf("%.2f", r.r.rps()/max(r.ref.rps(), 1e-9))
+	fmt.Printf("\n%-40s %10s %10s %10s %10s %8s %8s\n", "phase", "req/s", "p50", "p99", "CPU/req", "errors", "ratio")
+	ref := ps[0].s.result()
+	failed := 0
+	for i, p := range ps {
+		r, ratio := p.s.result(), ""
+		if i > 0 {
+			ratio = fmt.Sprintf("%.2f", r.rps()/max(ref.rps(), 1e-9))
 		}
-		fmt.Printf("%-28s %10.0f %10s %10s %8d %8s\n", r.r.name, r.r.rps(), r.r.p50.Round(time.Microsecond), r.r.p99.Round(time.Microsecond), r.r.errors, ratio)
+		failed += r.errors
+		fmt.Printf("%-40s %10.0f %10s %10s %10s %8d %8s\n", r.name, r.rps(), r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond),
+			r.cpuPerOp().Round(time.Microsecond), r.errors, ratio)
 	}
-	fmt.Printf("ratios round by round (the same round's creates alone as reference): with reads on the replica %s (median %.2f); on the primary %s (median %.2f)\n",
-		joinRatios(pairRatios(rps[1], rps[0])), median(pairRatios(rps[1], rps[0])), joinRatios(pairRatios(rps[2], rps[0])), median(pairRatios(rps[2], rps[0])))
-	fmt.Printf("reads beside them, replica: %s; primary: %s\n", replicaReads.describe(o.payments), primaryReads.describe(o.payments))
+	fmt.Println("CPU/req: this process's CPU (bankrail and its clients, not the databases) per create, in the phase")
+	fmt.Println("ratios round by round (the same round's creates alone as reference):")
+	for i, p := range ps[1:] {
+		v := pairRatios(rps[i+1], rps[0])
+		fmt.Printf("  %-40s %s (median %.2f); %s\n", p.s.name, joinRatios(v), median(v), p.reads.describe(o.payments))
+	}
 	fmt.Printf("reads meant for the replica read on the primary: %d\n", a.Store().ReplicaFallbacks())
-	if n := ref.errors + rep.errors + pri.errors; n > 0 {
-		return fmt.Errorf("%d creates failed", n)
+	if failed > 0 {
+		return fmt.Errorf("%d creates failed", failed)
 	}
 	return nil
+}
+
+// replicaPhase is one phase of the replica measurement: creates, and
+// what runs beside them.
+type replicaPhase struct {
+	s     *sample
+	reads *readCounts // nil: none
+	run   func(d time.Duration) error
+}
+
+// replicaPhases are creates alone (the reference), creates beside reads on
+// the replica, beside the same reads on the primary, and (with
+// --compare-duty-cycle) beside reads on the replica whose reports are
+// generated at the other duty cycle.
+func replicaPhases(ctx context.Context, a *app.App, b *bench, o replicaOptions, period []byte) []replicaPhase {
+	alone := &sample{name: "creates alone"}
+	onReplica := replicaPhase{s: &sample{name: fmt.Sprintf("creates + reads on replica (duty %d %%)", o.duty)}, reads: &readCounts{}}
+	onReplica.run = func(d time.Duration) error {
+		return b.withReads(onReplica.reads, o.readers, period, func() { b.run(onReplica.s, d, b.postPayment) })
+	}
+	onPrimary := replicaPhase{s: &sample{name: fmt.Sprintf("creates + reads on primary (duty %d %%)", o.duty)}, reads: &readCounts{}}
+	onPrimary.run = func(d time.Duration) error {
+		a.Replica().Stop() // reads on the primary
+		err := b.withReads(onPrimary.reads, o.readers, period, func() { b.run(onPrimary.s, d, b.postPayment) })
+		a.Replica().Start(ctx)
+		if err != nil {
+			return err
+		}
+		return awaitReplica(a, time.Minute)
+	}
+	ps := []replicaPhase{{s: alone, run: func(d time.Duration) error { b.run(alone, d, b.postPayment); return nil }}, onReplica, onPrimary}
+	if o.compareDuty > 0 {
+		other := replicaPhase{s: &sample{name: fmt.Sprintf("creates + reads on replica (duty %d %%)", o.compareDuty)}, reads: &readCounts{}}
+		other.run = func(d time.Duration) error {
+			a.Reports().SetDutyCycle(o.compareDuty)
+			defer a.Reports().SetDutyCycle(o.duty)
+			return b.withReads(other.reads, o.readers, period, func() { b.run(other.s, d, b.postPayment) })
+		}
+		ps = append(ps, other)
+	}
+	return ps
 }
 
 // awaitReplica waits until the instance reads on its replica.
@@ -174,63 +206,4 @@ func awaitReplica(a *app.App, limit time.Duration) error {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return nil
-}
-
-// readCounts are the heavy reads done during the loaded phases.
-type readCounts struct {
-	reports, pages atomic.Int64
-	reportTime     atomic.Int64 // nanoseconds
-}
-
-// describe says what was read, each report of rows rows.
-func (c *readCounts) describe(rows int) string {
-	rate := 0.0
-	if t := time.Duration(c.reportTime.Load()); t > 0 {
-		rate = float64(c.reports.Load()) * float64(rows) / t.Seconds()
-	}
-	return fmt.Sprintf("%d reports of %d rows (%.0f rows/s while generating), %d list pages", c.reports.Load(), rows, rate, c.pages.Load())
-}
-
-// withReads runs phase while one client generates PAYMENTS reports of
-// period, one after the other, and readers clients read list pages (deep
-// pages by number, and filtered first pages); it waits for the report in
-// progress to end before it returns.
-func (b *bench) withReads(c *readCounts, readers int, period []byte, phase func()) error {
-	var stop atomic.Bool
-	var wg sync.WaitGroup
-	errc := make(chan error, readers+1)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for !stop.Load() {
-			t := time.Now()
-			if _, err := b.generate(period, nil); err != nil {
-				errc <- err
-				return
-			}
-			c.reports.Add(1)
-			c.reportTime.Add(int64(time.Since(t)))
-		}
-	}()
-	paths := []string{"/payments?limit=100&page=%d", "/payments?limit=100&currency=EUR&page=%d", "/payments?limit=50&status=NEW_PAYMENT&page=%d"}
-	for r := range readers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := r; !stop.Load(); i++ {
-				req, _ := http.NewRequest("GET", b.appURL+fmt.Sprintf(paths[i%len(paths)], 1+(i*37)%200), nil)
-				req.Header.Set("Authorization", "Bearer "+b.token)
-				if _, err := b.do(req, http.StatusOK); err != nil {
-					errc <- err
-					return
-				}
-				c.pages.Add(1)
-			}
-		}()
-	}
-	phase()
-	stop.Store(true)
-	wg.Wait()
-	close(errc)
-	return <-errc
 }

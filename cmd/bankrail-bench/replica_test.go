@@ -20,7 +20,10 @@ import (
 // BANKRAIL_BENCH_REPLICA_STANDBY_NICE=19 lowers the standby's processes'
 // CPU priority: a stand-in, on one shared machine, for a standby on a
 // machine of its own (its reads then take the processors only when the
-// primary and the service leave them).
+// primary and the service leave them). BANKRAIL_BENCH_REPLICA_DUTY sets
+// the instance's --report-duty-cycle; the fourth phase reads on the
+// replica with reports at duty cycle 50 (the pacer before the setting),
+// or at BANKRAIL_BENCH_REPLICA_COMPARE_DUTY (0: no fourth phase).
 func TestReplicaPhase(t *testing.T) {
 	payments, duration, rounds := "2000", "3s", "3"
 	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_ROUNDS"); v != "" {
@@ -46,8 +49,15 @@ func TestReplicaPhase(t *testing.T) {
 		}
 		t.Logf("the standby's processes run at nice %d (a stand-in for a machine of its own)", nice)
 	}
-	err := runReplica([]string{"--database-url", c.Primary().URL("postgres"), "--replica-url", c.Standbys()[0].URL("postgres"),
-		"--payments", payments, "--duration", duration, "--rounds", rounds})
+	args := []string{"--database-url", c.Primary().URL("postgres"), "--replica-url", c.Standbys()[0].URL("postgres"),
+		"--payments", payments, "--duration", duration, "--rounds", rounds, "--compare-duty-cycle", "50"}
+	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_DUTY"); v != "" {
+		args = append(args, "--report-duty-cycle", v)
+	}
+	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_COMPARE_DUTY"); v != "" {
+		args = append(args, "--compare-duty-cycle", v)
+	}
+	err := runReplica(args)
 	if err != nil {
 		t.Fatal(err)
 	}

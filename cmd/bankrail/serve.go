@@ -71,6 +71,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.DatabaseKeepalive, "database-keepalive", cfg.DatabaseKeepalive, "PostgreSQL: how soon TCP finds a connection whose server is gone (keepalive probes while idle, TCP_USER_TIMEOUT while unanswered)")
 	fs.IntVar(&cfg.ReportConcurrency, "report-concurrency", cfg.ReportConcurrency, "how many reports this instance generates at once")
 	fs.IntVar(&cfg.ReportNice, "report-nice", cfg.ReportNice, "the CPU priority (nice, 1 to 19) of a report's generation, background work that must not starve the API (Linux; 0: the API's priority)")
+	fs.IntVar(&cfg.ReportDutyCycle, "report-duty-cycle", cfg.ReportDutyCycle,
+		"the percent of the time a report's generation works while this instance answers API requests: it rests in proportion to the time each batch of rows took, and so does its query on the database (1 to 100; 100: never rests; docs/reports.md)")
 	fs.BoolVar(&cfg.TrustProxyHeaders, "trust-proxy-headers", cfg.TrustProxyHeaders,
 		"behind a proxy only: take the client address (sign-in throttles, audit log) from X-Forwarded-For, as the outermost trusted proxy saw it (--trusted-proxy-count, --trusted-proxies); entries left of it are the client's own claim and ignored")
 	fs.Func("trusted-proxies", "comma-separated networks (CIDR) of the proxies in front, e.g. 10.0.0.0/8,2001:db8::/32: the client is the right-most X-Forwarded-For hop outside them (needs --trust-proxy-headers)",

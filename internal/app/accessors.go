@@ -11,6 +11,7 @@ import (
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/payout"
 	"github.com/bankrail/bankrail/internal/refund"
+	"github.com/bankrail/bankrail/internal/report"
 	"github.com/bankrail/bankrail/internal/store"
 )
 
@@ -62,6 +63,9 @@ func (a *App) Store() *store.Store { return a.store }
 
 // Identity is the identity service (for administration commands).
 func (a *App) Identity() *identity.Service { return a.identity }
+
+// Reports is the report service.
+func (a *App) Reports() *report.Service { return a.reports }
 
 // Payments is the payment service.
 func (a *App) Payments() *payment.Service { return a.payments }

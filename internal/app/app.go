@@ -270,7 +270,7 @@ func (a *App) build(ctx context.Context, opts Options) error {
 	a.reports = report.NewService(report.Deps{Reports: a.store.Reports(), InTx: store.Transactor[report.Repos](a.store),
 		Data: a.store.ReportData(), Hierarchy: a.store, Accounts: report.LedgerAccounts{Ledger: a.store.Ledger()}, Banks: banks, Clock: a.clock,
 		Log: a.log.With("component", "reports"), Busy: func() bool { return a.inFlight.Load() > 0 },
-		Aside: func(fn func() error) error { return worker.LowPriority(a.cfg.ReportNice, fn) }})
+		DutyCycle: a.cfg.ReportDutyCycle, Aside: func(fn func() error) error { return worker.LowPriority(a.cfg.ReportNice, fn) }})
 	a.aliases = alias.NewService(a.store.Aliases(), store.Transactor[alias.Repos](a.store), keyGuard, a.clock,
 		a.log.With("component", "aliases"))
 	a.accounts.UseAliases(alias.Resolver{Aliases: a.store.Aliases()})

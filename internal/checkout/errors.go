@@ -1,16 +1,21 @@
 package checkout
 
 import (
+	"errors"
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/bankrail/bankrail/internal/errs"
 )
 
 // fail renders err as an error page: the messages of errs.Error are meant
-// for people; anything else is logged and shown as a generic failure.
+// for people; anything else is logged and shown as a generic failure. A
+// database that is away for a moment (SERVICE_UNAVAILABLE) is 503 with
+// its Retry-After.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	e, ok := err.(*errs.Error)
-	if !ok {
+	var e *errs.Error
+	if !errors.As(err, &e) || e.Code == errs.Internal {
 		h.Log.ErrorContext(r.Context(), "checkout page failed", "path", r.URL.Path, "err", err)
 		h.renderError(w, r, http.StatusInternalServerError, "Something went wrong on our side. Please try again in a moment.")
 		return
@@ -23,6 +28,9 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		status = http.StatusConflict
 	case errs.ValidationFailure:
 		status = http.StatusUnprocessableEntity
+	case errs.Unavailable:
+		status = http.StatusServiceUnavailable
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(e.RetryAfter.Seconds())))))
 	}
 	msg := e.Message
 	for _, f := range e.Fields {

@@ -138,8 +138,12 @@ type Config struct {
 	// ReportNice is the CPU priority (nice, 0 to 19) of the thread that
 	// reads, formats and compresses a report: 19, the lowest, by default,
 	// so that background work never starves the API; 0 turns it off.
+	// ReportDutyCycle is the percent of the time a generation works while
+	// the instance answers API requests (it rests the rest): 1 to 100,
+	// DefaultReportDutyCycle by default; 100 never rests.
 	ReportConcurrency int
 	ReportNice        int
+	ReportDutyCycle   int
 }
 
 // DefaultTransfersInterval is how often the transfers folder is worked.
@@ -202,6 +206,7 @@ func Default() Config {
 		DatabaseKeepalive:      DefaultDatabaseKeepalive,
 		ReportConcurrency:      DefaultReportConcurrency,
 		ReportNice:             DefaultReportNice,
+		ReportDutyCycle:        DefaultReportDutyCycle,
 
 		SandboxInstanceControls: true,
 	}

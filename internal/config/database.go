@@ -19,6 +19,9 @@ const (
 	DefaultReportConcurrency = 2
 	// DefaultReportNice is the lowest CPU priority.
 	DefaultReportNice = 19
+	// DefaultReportDutyCycle is the percent of the time a generation works
+	// while the API is busy: report.DefaultDutyCycle.
+	DefaultReportDutyCycle = 25
 )
 
 // validateDatabase checks the database's timeouts and the report
@@ -37,6 +40,9 @@ func (c *Config) validateDatabase(add func(string, ...any)) {
 	if c.ReportConcurrency == 0 {
 		c.ReportConcurrency = DefaultReportConcurrency
 	}
+	if c.ReportDutyCycle == 0 {
+		c.ReportDutyCycle = DefaultReportDutyCycle
+	}
 	if c.DatabaseConnectTimeout < 100*time.Millisecond || c.DatabaseConnectTimeout > time.Minute {
 		add("--database-connect-timeout must be from 100ms to 1m, got %s", c.DatabaseConnectTimeout)
 	}
@@ -51,5 +57,8 @@ func (c *Config) validateDatabase(add func(string, ...any)) {
 	}
 	if c.ReportNice < 0 || c.ReportNice > 19 {
 		add("--report-nice must be from 0 (off) to 19 (the lowest priority), got %d", c.ReportNice)
+	}
+	if c.ReportDutyCycle < 1 || c.ReportDutyCycle > 100 {
+		add("--report-duty-cycle must be a percent from 1 to 100 (never rests), got %d", c.ReportDutyCycle)
 	}
 }

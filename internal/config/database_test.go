@@ -25,6 +25,10 @@ func TestValidateDatabase(t *testing.T) {
 		{"report nice too high", func(c *Config) { c.ReportNice = 20 }, "--report-nice"},
 		{"report nice negative", func(c *Config) { c.ReportNice = -1 }, "--report-nice"},
 		{"report nice off", func(c *Config) { c.ReportNice = 0 }, ""},
+		{"report duty cycle negative", func(c *Config) { c.ReportDutyCycle = -1 }, "--report-duty-cycle"},
+		{"report duty cycle above 100", func(c *Config) { c.ReportDutyCycle = 101 }, "--report-duty-cycle"},
+		{"report duty cycle 1", func(c *Config) { c.ReportDutyCycle = 1 }, ""},
+		{"report duty cycle never rests", func(c *Config) { c.ReportDutyCycle = 100 }, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -42,7 +46,8 @@ func TestValidateDatabase(t *testing.T) {
 	var c Config // not made by Default: the zeros take the defaults
 	c.validateDatabase(func(string, ...any) { t.Error("a zero setting was refused") })
 	if c.RequestTimeout != DefaultRequestTimeout || c.DatabaseConnectTimeout != DefaultDatabaseConnectTimeout ||
-		c.DatabaseKeepalive != DefaultDatabaseKeepalive || c.ReportConcurrency != DefaultReportConcurrency {
+		c.DatabaseKeepalive != DefaultDatabaseKeepalive || c.ReportConcurrency != DefaultReportConcurrency ||
+		c.ReportDutyCycle != DefaultReportDutyCycle {
 		t.Errorf("zeros became %+v", c)
 	}
 }

@@ -38,10 +38,12 @@ func (s *Server) routes() {
 		s.handle("GET /legacy/migration-guide", s.migrationGuide, public, legacy)
 		s.handle("POST /dropin", s.createDropin, needs(identity.PaymentCreate))
 	}
-	// The payer's pages (HTML, their own routing and error pages).
+	// The payer's pages (HTML, their own routing and error pages), under
+	// the request timeout.
 	if s.Pages != nil {
+		pages := s.boundedPages(s.Pages)
 		for _, prefix := range s.PagePrefixes {
-			s.mount(prefix, s.Pages)
+			s.mount(prefix, pages)
 		}
 		// The embedded checkout's library: served by the pages, routed as an
 		// API path so that another method is the JSON 405 with Allow.
@@ -140,9 +142,10 @@ func (s *Server) routes() {
 	if s.NotificationSettings != nil {
 		s.handle("POST /notification-secret/rotate", s.rotateNotificationSecret, needs(identity.AppChange), versioned)
 	}
-	// The web console (HTML, its own routing, sessions and error pages).
+	// The web console (HTML, its own routing, sessions and error pages),
+	// under the request timeout.
 	if s.Dashboard != nil {
-		s.mount("/dashboard/", s.Dashboard)
+		s.mount("/dashboard/", s.boundedPages(s.Dashboard))
 	}
 
 	// Sandbox controls.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -36,7 +37,8 @@ type Service struct {
 	clock    clock.Clock
 	log      *slog.Logger
 	chunk    int
-	busy     func() bool // the API has requests in flight: a generation gives way (pacer)
+	busy     func() bool  // the API has requests in flight: a generation gives way (pacer)
+	duty     atomic.Int32 // percent of the time a generation works while busy (pacer)
 	aside    func(fn func() error) error
 }
 
@@ -52,9 +54,14 @@ type Deps struct {
 	Log       *slog.Logger
 	ChunkSize int // compressed bytes per stored chunk (default 512 KiB)
 	// Busy reports whether the instance is answering API requests now; a
-	// generation then takes at most about half of the time it could
-	// (pacer). Nil: generations never pause.
+	// generation then works at most DutyCycle percent of the time (pacer).
+	// Nil: generations never pause.
 	Busy func() bool
+	// DutyCycle is the percent of the time a generation works while Busy:
+	// after each PaceRows rows it rests (100-DutyCycle)/DutyCycle times as
+	// long as they took. 0 (or outside 1 to 100): DefaultDutyCycle; 100: it
+	// never rests.
+	DutyCycle int
 	// Aside runs a generation's reading, formatting and compression (fn)
 	// as background work: on a thread of low CPU priority
 	// (worker.LowPriority), so that a report never starves the API. Nil:
@@ -73,8 +80,20 @@ func NewService(d Deps) *Service {
 	if d.Aside == nil {
 		d.Aside = func(fn func() error) error { return fn() }
 	}
-	return &Service{repo: d.Reports, inTx: d.InTx, tree: d.Hierarchy, accounts: d.Accounts,
+	s := &Service{repo: d.Reports, inTx: d.InTx, tree: d.Hierarchy, accounts: d.Accounts,
 		sources: sources(d.Data, d.Banks), clock: d.Clock, log: d.Log, chunk: d.ChunkSize, busy: d.Busy, aside: d.Aside}
+	s.SetDutyCycle(d.DutyCycle)
+	return s
+}
+
+// SetDutyCycle changes Deps.DutyCycle for the generations that start
+// after it (bankrail-bench compares duty cycles in one run); outside 1 to
+// 100 it is DefaultDutyCycle.
+func (s *Service) SetDutyCycle(percent int) {
+	if percent < 1 || percent > 100 {
+		percent = DefaultDutyCycle
+	}
+	s.duty.Store(int32(percent))
 }
 
 // Create checks every rule of the contract at once (one VALIDATION_FAILURE
@@ -210,7 +229,7 @@ func (s *Service) write(ctx context.Context, r *Report) error {
 	if err := f.csv.Write(Headers[r.Type]); err != nil {
 		return err
 	}
-	pace := newPacer(s.busy)
+	pace := newPacer(s.busy, int(s.duty.Load()))
 	err := s.sources[r.Type].rows(ctx, ScopeOf(*r), func(rec []string) error {
 		r.Rows++
 		neutralise(r.Type, rec)

@@ -22,6 +22,16 @@ import (
 	"github.com/bankrail/bankrail/internal/replica"
 )
 
+// replicaSessionSettings are the replica's session settings unless its
+// URL names them (?jit=on&max_parallel_workers_per_gather=2): one read
+// of a list or a report takes one backend, one core, not a leader and
+// its parallel workers (a filtered list's exact count over a million
+// rows was three processes for 2-3 s each), and no JIT compilation,
+// which costs more than it saves on reads of a second or less
+// (docs/performance.md, "Reports and list pages on a replica at
+// 1,000,000 rows").
+var replicaSessionSettings = map[string]string{"max_parallel_workers_per_gather": "0", "jit": "off"}
+
 // openReplica opens the pool of the replica at url (plain on loopback,
 // as the primary's). It does not connect: a replica down at the start is
 // only skipped until it answers.
@@ -29,6 +39,11 @@ func openReplica(url string, maxConns int, t Timeouts) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("open the replica: %w", err)
+	}
+	for k, v := range replicaSessionSettings {
+		if _, set := cfg.RuntimeParams[k]; !set {
+			cfg.RuntimeParams[k] = v
+		}
 	}
 	plainOnLoopback(cfg, url)
 	t.bound(cfg)

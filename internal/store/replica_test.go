@@ -135,3 +135,34 @@ func TestReplicaDyingMidListReadsOnThePrimary(t *testing.T) {
 		t.Fatalf("fallbacks %d, want 1", s.ReplicaFallbacks())
 	}
 }
+
+// The replica's sessions read with one backend and no JIT (a list's count
+// over a million rows was a leader and two parallel workers, each with its
+// JIT compilation), unless the replica's URL names the settings itself.
+func TestReplicaSessionsReadOnOneBackend(t *testing.T) {
+	t.Parallel()
+	db := dbtest.New(t, dbtest.Postgres)
+	sep := "?"
+	if strings.Contains(db.DatabaseURL, "?") {
+		sep = "&"
+	}
+	for _, c := range []struct {
+		url           string
+		parallel, jit string
+	}{
+		{db.DatabaseURL, "0", "off"},
+		{db.DatabaseURL + sep + "jit=on&max_parallel_workers_per_gather=2", "2", "on"},
+	} {
+		s, err := openWithReplica(t, db, c.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var parallel, jit string
+		if err := s.ReplicaPool().QueryRow(`SELECT current_setting('max_parallel_workers_per_gather'), current_setting('jit')`).Scan(&parallel, &jit); err != nil {
+			t.Fatal(err)
+		}
+		if parallel != c.parallel || jit != c.jit {
+			t.Errorf("replica %s: max_parallel_workers_per_gather %s, jit %s; want %s, %s", c.url, parallel, jit, c.parallel, c.jit)
+		}
+	}
+}

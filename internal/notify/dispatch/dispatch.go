@@ -168,23 +168,25 @@ func (d *Dispatcher) Stop() {
 	d.stop = nil
 }
 
-// loop claims due notifications whenever woken, at every poll, and when a
-// delivery slot frees up.
+// loop claims due notifications at once, whenever woken (an enqueue, a
+// delivery slot freed), and at every poll: worker.Every, until Stop (or
+// ctx's end). Its claims' failures are logged by claimLog. The
+// deliveries it begins run on ctx, which Stop cancels after the loop has
+// returned.
 func (d *Dispatcher) loop(ctx context.Context) {
 	defer d.loopDone.Done()
-	tick := time.NewTicker(d.opts.Poll)
-	defer tick.Stop()
-	for {
-		d.fill(ctx)
+	loopCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := d.stop
+	go func() {
 		select {
-		case <-d.stop:
-			return
-		case <-ctx.Done():
-			return
-		case <-d.wake:
-		case <-tick.C:
+		case <-stop:
+			cancel()
+		case <-loopCtx.Done():
 		}
-	}
+	}()
+	worker.Every(loopCtx, d.opts.Poll, func(loopCtx context.Context) (<-chan struct{}, error) { return nil, d.fill(loopCtx, ctx) },
+		worker.EveryOptions{AtOnce: true, Wake: d.wake, Log: d.claimLog})
 }
 
 // now is the time on the clock of customerID's tenant (its sandbox clock in
@@ -208,27 +210,25 @@ func (d *Dispatcher) now(ctx context.Context, customerID string) time.Time {
 // claim looks application by application (internal/store): neither a
 // paused application's backlog nor the backlog of one at its limit here
 // (Skip) is scanned, however long, so a wake with nothing to claim costs a
-// read of what is due.
-func (d *Dispatcher) fill(ctx context.Context) {
+// read of what is due. The claims are made on ctx, the deliveries begun on
+// send; the claim's error, if one failed, is returned.
+func (d *Dispatcher) fill(ctx, send context.Context) error {
 	// basetime: a due scan (the claim adds each tenant's offset) and leases on the wall clock
 	req := notify.ClaimRequest{Due: clock.Base(d.clock), LeaseNow: clock.Base(d.opts.Wall), Lease: d.opts.Lease}
 	for {
 		req.Limit, req.Skip, req.Left = d.capacity()
 		if req.Limit == 0 {
-			return
+			return nil
 		}
 		claims, err := d.store.ClaimNotifications(ctx, req)
-		if ctx.Err() == nil {
-			d.claimLog.Observe(err) // quiet while the database is away: its first failure and its return
-		}
 		if err != nil {
-			return
+			return err // claimLog: quiet while the database is away, its first failure and its return
 		}
 		for _, c := range claims {
-			d.begin(ctx, c)
+			d.begin(send, c)
 		}
 		if len(claims) < req.Limit {
-			return
+			return nil
 		}
 	}
 }
