@@ -271,6 +271,9 @@ func seed(b testing.TB, s *store.Store, l benchList, from, to int) {
 		}
 	}
 	for _, m := range insertInto.FindAllStringSubmatch(l.insert, -1) {
+		if m[1] == "payments" { // rows the store did not write: counted here (payment_counts.go)
+			recountPayments(b, s)
+		}
 		if err := s.Exec(ctx, `ANALYZE `+m[1]); err != nil {
 			b.Fatalf("analyze %s: %v", m[1], err)
 		}
@@ -302,4 +305,19 @@ func TestListTotalExact(t *testing.T) {
 			}
 		}
 	})
+}
+
+// recountPayments sets payment_counts to the payments there are, for rows
+// a test wrote with SQL of its own (the store counts only the payments it
+// writes).
+func recountPayments(tb testing.TB, s *store.Store) {
+	tb.Helper()
+	ctx := context.Background()
+	if err := s.Exec(ctx, `DELETE FROM payment_counts`); err != nil {
+		tb.Fatal(err)
+	}
+	if err := s.Exec(ctx, `INSERT INTO payment_counts (customer_id, shard, n)
+		SELECT customer_id, 0, COUNT(*) FROM payments GROUP BY customer_id`); err != nil {
+		tb.Fatal(err)
+	}
 }
