@@ -71,7 +71,7 @@ func copyPaymentRows(ctx context.Context, pg *pgx.Conn, cols []string, tmpl []an
 			return fmt.Errorf("copy payments: %w", err)
 		}
 	}
-	return nil
+	return a.Store().RecountPayments(ctx) // rows of its own COPY: the store counts only what it writes
 }
 
 // withoutIndexes runs fn with table's secondary indexes (in the

@@ -312,12 +312,7 @@ func TestListTotalExact(t *testing.T) {
 // writes).
 func recountPayments(tb testing.TB, s *store.Store) {
 	tb.Helper()
-	ctx := context.Background()
-	if err := s.Exec(ctx, `DELETE FROM payment_counts`); err != nil {
-		tb.Fatal(err)
-	}
-	if err := s.Exec(ctx, `INSERT INTO payment_counts (customer_id, shard, n)
-		SELECT customer_id, 0, COUNT(*) FROM payments GROUP BY customer_id`); err != nil {
+	if err := s.RecountPayments(context.Background()); err != nil {
 		tb.Fatal(err)
 	}
 }
