@@ -28,10 +28,19 @@ type countDeltas map[string]int64
 // countSQL adds $2 to the count of customer $1, on the shard of the
 // writing session on PostgreSQL (paymentCountShards), shard 0 on SQLite.
 func countSQL(d Dialect) string {
-	shard := "0"
 	if d == Postgres {
-		shard = fmt.Sprintf("pg_backend_pid() %% %d", paymentCountShards)
+		return countSQLPostgres
 	}
+	return countSQLSQLite
+}
+
+var (
+	countSQLSQLite   = countUpsert("0")
+	countSQLPostgres = countUpsert(fmt.Sprintf("pg_backend_pid() %% %d", paymentCountShards))
+)
+
+// countUpsert is countSQL with the shard expression shard.
+func countUpsert(shard string) string {
 	return `INSERT INTO ` + paymentCountsTable + ` (customer_id, shard, n) VALUES ($1, ` + shard + `, $2)
 	ON CONFLICT (customer_id, shard) DO UPDATE SET n = ` + paymentCountsTable + `.n + EXCLUDED.n`
 }
@@ -43,7 +52,10 @@ func countWrites(d Dialect) []string { return []string{countSQL(d)} }
 // countInserted records that tx inserted n payments of customerID; they
 // are counted when tx commits (writeCounts).
 func (s *Store) countInserted(tx *sql.Tx, customerID string, n int64) {
-	d, _ := s.txCounts.LoadOrStore(tx, countDeltas{})
+	d, ok := s.txCounts.Load(tx) // a unit of a group has its own already (enter)
+	if !ok {
+		d, _ = s.txCounts.LoadOrStore(tx, countDeltas{})
+	}
 	d.(countDeltas)[customerID] += n
 }
 
@@ -68,6 +80,9 @@ func (d countDeltas) add(o countDeltas) {
 // on PostgreSQL queued, and sent with the COMMIT. Being last in the
 // transaction, a count's row stays locked only for the commit.
 func (s *Store) writeCounts(ctx context.Context, tx *sql.Tx, d countDeltas) error {
+	if len(d) == 0 {
+		return nil
+	}
 	customers := make([]string, 0, len(d))
 	for c, n := range d {
 		if n != 0 {
