@@ -24,7 +24,8 @@ import (
 // one shard. The table is never dumped nor replaced (keptTables):
 // the triggers rebuild it as a restore writes the payments, and the
 // TRUNCATE of a reset on PostgreSQL, which fires no row trigger, empties
-// it too (deleteRows).
+// it too (deleteRows). Since version 62 the insert trigger is gone: the
+// store counts the payments it inserts itself (payment_counts.go).
 
 // paymentCountsVersion is the migration's number.
 const paymentCountsVersion = 54

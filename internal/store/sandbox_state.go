@@ -21,8 +21,9 @@ var _ sandbox.Store = (*Store)(nil)
 // restore must not start a new window), SQLite's unlock of the ledger
 // postings (migration_postings.go), the instance's recorded mode
 // (instance.go: a restore must not carry another instance's mode in) and
-// the payments' counts, which their triggers keep
-// (migration_payment_counts.go).
+// the payments' counts, which the store keeps as it writes payments (a
+// restore's too) and their delete triggers as a reset deletes them
+// (payment_counts.go, migration_payment_counts.go).
 var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline", "api_rate_limits", postingsUnlockTable,
 	"instance_settings", paymentCountsTable}
 
