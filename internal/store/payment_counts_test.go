@@ -187,9 +187,9 @@ func TestPaymentCountsFollowGroupedCreations(t *testing.T) {
 			}
 			wantTotals(t, s, fmt.Sprintf("after round %d", round), want)
 		}
-		group(0, -1, -1) // all succeed: one pass, no savepoint
-		group(1, 4, 6)   // a unit fails, another is refused: the savepoint pass
-		group(2, -1, 2)  // a refusal only
+		group(0, -1, -1)                              // all succeed: one pass, no savepoint
+		group(1, 4, 6)                                // a unit fails, another is refused: the savepoint pass
+		group(2, -1, 2)                               // a refusal only
 		err := s.InTx(ctx, func(tx *store.Tx) error { // alone, failing after its insert
 			if err := tx.Payments().Create(ctx, testPayment("24000000-0000-4000-8000-000000000999", shop.ID, "ALONE", t0)); err != nil {
 				return err
