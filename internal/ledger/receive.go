@@ -52,7 +52,7 @@ func (s *Service) ReceivingAccount(ctx context.Context, customerID, currency str
 		return accounts[0], true, nil
 	}
 	iban := iso.NormalizeIBAN(payee.IBAN)
-	sortCode := strings.NewReplacer("-", "", " ", "").Replace(payee.SortCode)
+	sortCode := sortCodeSeparators.Replace(payee.SortCode)
 	number := strings.ReplaceAll(payee.AccountNumber, " ", "")
 	for _, a := range accounts {
 		switch {
@@ -76,6 +76,11 @@ func (s *Service) ReceivingAccount(ctx context.Context, customerID, currency str
 	}
 	return Account{}, false, nil
 }
+
+// sortCodeSeparators drops the dashes and spaces of a written sort code.
+// Made once: a Replacer is built on its first use, and every POST /payments
+// with a beneficiary asks for one.
+var sortCodeSeparators = strings.NewReplacer("-", "", " ", "")
 
 // ukIdentifiers is the sort code and account number inside a GB IBAN
 // (GBkk BBBB SSSSSS NNNNNNNN), or "" for any other IBAN.

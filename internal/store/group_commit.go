@@ -50,8 +50,11 @@ type unit struct {
 	ctx   context.Context
 	work  func(*sql.Tx) error // fn and the audit entry
 	hooks map[string]func()   // what it asked to run once committed
-	err   error
-	done  chan struct{} // closed once err is its outcome
+	// counts are the payments it inserted, written for the units that
+	// commit just before the group's COMMIT (payment_counts.go).
+	counts countDeltas
+	err    error
+	done   chan struct{} // closed once err is its outcome
 	// refusal is the error of its work in a group run with savepoints,
 	// held until the group's fate is known; lost is set instead when that
 	// error was losing to another transaction (lostToAnother).
@@ -213,7 +216,7 @@ func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
 // those whose context ended before their turn), for runWithSavepoints.
 func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 	start := startTx()
-	tx, conn, _ := g.beginGroup(s, batch)
+	tx, conn, ctx := g.beginGroup(s, batch)
 	if tx == nil {
 		return nil
 	}
@@ -224,6 +227,7 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 		}
 		if err := u.work(tx); err != nil {
 			s.afterCommit.Delete(tx)
+			s.txCounts.Delete(tx)
 			_ = tx.Rollback()
 			closeGroupConn(conn)
 			if lostToAnother(err) {
@@ -234,7 +238,8 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 		ran = append(ran, u)
 	}
 	s.afterCommit.Delete(tx)
-	fate, err := g.commitUnits(s, tx, ran, PassTogether, start)
+	s.txCounts.Delete(tx)
+	fate, err := g.commitUnits(ctx, s, tx, ran, PassTogether, start)
 	closeGroupConn(conn) // before any unit runs alone: SQLite's writer is one connection
 	if fate == groupRolledBack {
 		if queuedWriteFailed(err) && len(ran) > 1 {
@@ -277,11 +282,12 @@ func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
 		}
 	}
 	s.afterCommit.Delete(tx)
+	s.txCounts.Delete(tx)
 	fate := groupRolledBack
 	if broken {
 		_ = tx.Rollback()
 	} else {
-		fate, _ = g.commitUnits(s, tx, kept, PassWithSavepoints, start)
+		fate, _ = g.commitUnits(ctx, s, tx, kept, PassWithSavepoints, start)
 	}
 	closeGroupConn(conn)
 	for _, u := range batch {
@@ -342,8 +348,9 @@ func (g *groupCommit) enter(s *Store, tx *sql.Tx, u *unit) bool {
 		u.finish(err)
 		return false
 	}
-	u.hooks = map[string]func(){}
+	u.hooks, u.counts = map[string]func(){}, countDeltas{}
 	s.afterCommit.Store(tx, u.hooks)
+	s.txCounts.Store(tx, u.counts)
 	return true
 }
 

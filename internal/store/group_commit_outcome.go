@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 )
@@ -27,9 +28,21 @@ const (
 // the error instead, and a client that retries under its Idempotency-Key
 // gets the committed result if there is one.
 //
+// Just before the commit it writes the kept units' payment counts
+// (payment_counts.go) with ctx, the group's; should that fail, nothing is
+// written (groupRolledBack).
+//
 // pass (PassTogether or PassWithSavepoints) and start (the group's
 // beginning) are for the CommitObserver.
-func (g *groupCommit) commitUnits(s *Store, tx *sql.Tx, kept []*unit, pass string, start txStart) (groupFate, error) {
+func (g *groupCommit) commitUnits(ctx context.Context, s *Store, tx *sql.Tx, kept []*unit, pass string, start txStart) (groupFate, error) {
+	counts := countDeltas{}
+	for _, u := range kept {
+		counts.add(u.counts)
+	}
+	if err := s.writeCounts(ctx, tx, counts); err != nil {
+		_ = tx.Rollback()
+		return groupRolledBack, err
+	}
 	if err := tx.Commit(); err != nil {
 		if !commitMayHaveHappened(s.dialect, err) {
 			return groupRolledBack, err

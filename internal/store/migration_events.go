@@ -54,6 +54,8 @@ func goMigrations(d Dialect) []*goose.Migration {
 		goose.NewGoMigration(rateLimitsVersion, &goose.GoFunc{RunTx: rateLimits}, &goose.GoFunc{RunTx: rateLimitsDown}),
 		goose.NewGoMigration(paymentCountsVersion, &goose.GoFunc{RunTx: paymentCountsMigration(paymentCountsUp, d)},
 			&goose.GoFunc{RunTx: paymentCountsMigration(paymentCountsDown, d)}),
+		goose.NewGoMigration(storeCountsVersion, &goose.GoFunc{RunTx: paymentCountsMigration(storeCountsUp, d)},
+			&goose.GoFunc{RunTx: paymentCountsMigration(storeCountsDown, d)}),
 	}
 }
 

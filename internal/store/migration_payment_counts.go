@@ -24,7 +24,8 @@ import (
 // one shard. The table is never dumped nor replaced (keptTables):
 // the triggers rebuild it as a restore writes the payments, and the
 // TRUNCATE of a reset on PostgreSQL, which fires no row trigger, empties
-// it too (deleteRows).
+// it too (deleteRows). Since version 62 the insert trigger is gone: the
+// store counts the payments it inserts itself (payment_counts.go).
 
 // paymentCountsVersion is the migration's number.
 const paymentCountsVersion = 54
@@ -54,18 +55,12 @@ func sqliteCountChange(row, delta string) string {
 
 var paymentCountsUp = map[Dialect]string{
 	SQLite: paymentCountsDDL + `
-CREATE TRIGGER payment_counts_insert AFTER INSERT ON payments BEGIN ` + sqliteCountChange("NEW", "1") + ` END;
+` + sqliteInsertTrigger + `
 CREATE TRIGGER payment_counts_delete AFTER DELETE ON payments BEGIN ` + sqliteCountChange("OLD", "-1") + ` END;
 CREATE TRIGGER payment_counts_move AFTER UPDATE OF customer_id ON payments WHEN OLD.customer_id IS NOT NEW.customer_id
 BEGIN ` + sqliteCountChange("OLD", "-1") + ` ` + sqliteCountChange("NEW", "1") + ` END;`,
 	Postgres: paymentCountsDDL + fmt.Sprintf(`
-CREATE FUNCTION payment_counts_add() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    INSERT INTO %[1]s (customer_id, shard, n)
-        SELECT customer_id, pg_backend_pid() %% %[2]d, COUNT(*) FROM added GROUP BY customer_id
-    ON CONFLICT (customer_id, shard) DO UPDATE SET n = %[1]s.n + EXCLUDED.n;
-    RETURN NULL;
-END $$;
+%[3]s
 CREATE FUNCTION payment_counts_remove() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO %[1]s (customer_id, shard, n)
@@ -81,14 +76,41 @@ BEGIN
     ON CONFLICT (customer_id, shard) DO UPDATE SET n = %[1]s.n + 1;
     RETURN NULL;
 END $$;
-CREATE TRIGGER payment_counts_insert AFTER INSERT ON payments REFERENCING NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION payment_counts_add();
 CREATE TRIGGER payment_counts_delete AFTER DELETE ON payments REFERENCING OLD TABLE AS removed
     FOR EACH STATEMENT EXECUTE FUNCTION payment_counts_remove();
 CREATE TRIGGER payment_counts_move AFTER UPDATE OF customer_id ON payments
     FOR EACH ROW WHEN (OLD.customer_id IS DISTINCT FROM NEW.customer_id) EXECUTE FUNCTION payment_counts_move();`,
-		paymentCountsTable, paymentCountShards),
+		paymentCountsTable, paymentCountShards, pgInsertTrigger),
 }
+
+// sqliteInsertTrigger counted each inserted payment on SQLite (versions 54
+// to 61).
+var sqliteInsertTrigger = `CREATE TRIGGER payment_counts_insert AFTER INSERT ON payments BEGIN ` +
+	sqliteCountChange("NEW", "1") + ` END;`
+
+// pgInsertTrigger counted the payments each INSERT statement inserted on
+// PostgreSQL (versions 54 to 61).
+var pgInsertTrigger = fmt.Sprintf(`CREATE FUNCTION payment_counts_add() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO %[1]s (customer_id, shard, n)
+        SELECT customer_id, pg_backend_pid() %% %[2]d, COUNT(*) FROM added GROUP BY customer_id
+    ON CONFLICT (customer_id, shard) DO UPDATE SET n = %[1]s.n + EXCLUDED.n;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER payment_counts_insert AFTER INSERT ON payments REFERENCING NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION payment_counts_add();`, paymentCountsTable, paymentCountShards)
+
+// storeCountsVersion (62) drops the insert trigger: the store counts the
+// payments it inserts itself, in the same transaction (payment_counts.go).
+// The delete and move triggers stay.
+const storeCountsVersion = 62
+
+var storeCountsUp = map[Dialect]string{
+	SQLite:   `DROP TRIGGER payment_counts_insert`,
+	Postgres: `DROP TRIGGER payment_counts_insert ON payments; DROP FUNCTION payment_counts_add()`,
+}
+
+var storeCountsDown = map[Dialect]string{SQLite: sqliteInsertTrigger, Postgres: pgInsertTrigger}
 
 var paymentCountsDown = map[Dialect]string{
 	SQLite: `DROP TRIGGER payment_counts_insert; DROP TRIGGER payment_counts_delete; DROP TRIGGER payment_counts_move;
@@ -98,7 +120,8 @@ var paymentCountsDown = map[Dialect]string{
 		DROP FUNCTION payment_counts_add(); DROP TABLE ` + paymentCountsTable,
 }
 
-// paymentCountsMigration runs the statements of d in ddl.
+// paymentCountsMigration runs the statements of d in ddl (versions 54 and
+// 62).
 func paymentCountsMigration(ddl map[Dialect]string, d Dialect) func(ctx context.Context, tx *sql.Tx) error {
 	return func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, ddl[d]); err != nil {

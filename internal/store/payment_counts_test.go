@@ -2,13 +2,16 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/bankrail/bankrail/internal/dbtest"
+	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/identity"
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/sandbox"
@@ -42,10 +45,11 @@ func wantTotals(t *testing.T, s *store.Store, when string, want map[string]int) 
 }
 
 // The counts behind the exact total (migration 00054) start from the
-// payments already there, follow a payment moved to another customer, and
+// payments already there, follow a creation (the store's own count since
+// version 62), a payment moved to another customer, and
 // follow a sandbox reset (TRUNCATE on
 // PostgreSQL, which fires no row trigger) and a restore, which never dumps
-// nor writes them.
+// them (the store counts the payments it writes).
 func TestPaymentCountsFollowMigrationResetAndRestore(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
@@ -78,8 +82,11 @@ func TestPaymentCountsFollowMigrationResetAndRestore(t *testing.T) {
 		}
 		wantTotals(t, s, "after the migration", map[string]int{psp.ID: 5, shop.ID: 2})
 
-		insertPayment(t, s, "24000000-0000-4000-8000-000000000200", shop.ID, t0.Add(time.Minute), 9)
-		wantTotals(t, s, "after an insert", map[string]int{psp.ID: 6, shop.ID: 3})
+		// A creation through the store counts (version 62: no trigger).
+		if err := s.Payments().Create(ctx, testPayment("24000000-0000-4000-8000-000000000200", shop.ID, "CNT200", t0.Add(time.Minute))); err != nil {
+			t.Fatal(err)
+		}
+		wantTotals(t, s, "after a creation", map[string]int{psp.ID: 6, shop.ID: 3})
 		if err := s.Exec(ctx, `UPDATE payments SET customer_id = $1 WHERE id = $2`, psp.ID, "24000000-0000-4000-8000-000000000200"); err != nil {
 			t.Fatal(err)
 		}
@@ -109,5 +116,89 @@ func TestPaymentCountsFollowMigrationResetAndRestore(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantTotals(t, s, "after a second restore", map[string]int{psp.ID: 6, shop.ID: 3})
+	})
+}
+
+// The store counts the payments it creates (version 62) exactly as they
+// commit: units of two customers queued into one group (group commit),
+// first all succeeding (the pass without savepoints), then with a unit
+// that fails after its INSERT (rolled back to its savepoint: counts
+// nothing) and one whose INSERT is refused (a duplicate), then one alone
+// that fails, leave each viewer's total equal to the payments there are.
+func TestPaymentCountsFollowGroupedCreations(t *testing.T) {
+	t.Parallel()
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
+		ctx := context.Background()
+		s := open(t, db)
+		psp := identity.Customer{ID: "24000000-0000-4000-8000-000000000011", Name: "PSP", CreatedAt: t0}
+		shop := identity.Customer{ID: "24000000-0000-4000-8000-000000000012", Name: "Shop", ParentID: psp.ID, CreatedAt: t0}
+		for _, c := range []identity.Customer{psp, shop} {
+			if err := s.CreateCustomer(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		own := errors.New("undone after its insert")
+		want := map[string]int{psp.ID: 0, shop.ID: 0} // each viewer's total: its payments and its children's
+		const n = 8
+		group := func(round int, failing, duplicate int) {
+			t.Helper()
+			release := s.HoldGroupWorkers(ctx)
+			results := make([]error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() {
+					owner := shop.ID
+					if i%3 == 0 {
+						owner = psp.ID
+					}
+					id := fmt.Sprintf("24000000-0000-4000-8000-%06d%06d", round, i)
+					if i == duplicate {
+						id = fmt.Sprintf("24000000-0000-4000-8000-%06d%06d", 0, 1) // round 0's, committed
+					}
+					results[i] = s.InTx(ctx, func(tx *store.Tx) error {
+						p := testPayment(id, owner, fmt.Sprintf("C%02d%07d", round, i), t0.Add(time.Duration(i)*time.Second))
+						if err := tx.Payments().Create(ctx, p); err != nil {
+							return err
+						}
+						if i == failing {
+							return own
+						}
+						return nil
+					})
+				})
+			}
+			waitFor(t, func() bool { return s.QueuedUnits() == n }, "the units to queue")
+			release()
+			wg.Wait()
+			for i, err := range results {
+				switch {
+				case i == failing && !errors.Is(err, own):
+					t.Fatalf("round %d, unit %d: %v, want its own error", round, i, err)
+				case i == duplicate && !errs.Is(err, errs.Conflict):
+					t.Fatalf("round %d, unit %d: %v, want CONFLICT", round, i, err)
+				case i != failing && i != duplicate && err != nil:
+					t.Fatalf("round %d, unit %d: %v", round, i, err)
+				case i != failing && i != duplicate:
+					want[psp.ID]++
+					if i%3 != 0 {
+						want[shop.ID]++
+					}
+				}
+			}
+			wantTotals(t, s, fmt.Sprintf("after round %d", round), want)
+		}
+		group(0, -1, -1)                              // all succeed: one pass, no savepoint
+		group(1, 4, 6)                                // a unit fails, another is refused: the savepoint pass
+		group(2, -1, 2)                               // a refusal only
+		err := s.InTx(ctx, func(tx *store.Tx) error { // alone, failing after its insert
+			if err := tx.Payments().Create(ctx, testPayment("24000000-0000-4000-8000-000000000999", shop.ID, "ALONE", t0)); err != nil {
+				return err
+			}
+			return own
+		})
+		if !errors.Is(err, own) {
+			t.Fatalf("a unit alone: %v, want its own error", err)
+		}
+		wantTotals(t, s, "after a unit alone failed", want)
 	})
 }

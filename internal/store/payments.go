@@ -35,8 +35,8 @@ func (r payments) writer() querier {
 
 // Create inserts p and the moves of its history (a sandbox scenario played
 // at creation) as events; the first entry, NEW_PAYMENT at CreatedAt, is the
-// row itself. A payment created without moves outside a unit of work is one
-// INSERT, atomic by itself.
+// row itself. Its customer's count (payment_counts.go) is written with the
+// transaction's commit; outside a unit of work it is one of its own.
 func (r payments) Create(ctx context.Context, p payment.Payment) error {
 	if len(p.History) == 0 || p.History[0].Status != payment.StatusNew || !p.History[0].CreatedAt.Equal(p.CreatedAt) {
 		return fmt.Errorf("payment %s: its history must start with NEW_PAYMENT at its creation", p.ID)
@@ -47,15 +47,7 @@ func (r payments) Create(ctx context.Context, p payment.Payment) error {
 		return err
 	}
 	audit.Resource(ctx, "payment", p.ID)
-	if r.tx == nil && len(p.History) == 1 && audit.From(ctx) == nil { // an audited creation is a unit of work
-		st, err := r.s.prepared(ctx, r.s.write, insertPayment)
-		if err != nil {
-			return err
-		}
-		_, err = st.ExecContext(ctx, paymentRow(p, cols)...)
-		return translate(err, "payment "+p.ID)
-	}
-	if r.tx == nil {
+	if r.tx == nil { // with its count (payment_counts.go), a unit of work
 		return r.s.InTx(ctx, func(tx *Tx) error { return tx.Payments().(payments).insert(ctx, p, cols) })
 	}
 	return r.insert(ctx, p, cols)
@@ -76,6 +68,7 @@ func (r payments) insert(ctx context.Context, p payment.Payment, cols storedStat
 	if err := translate(err, what); err != nil {
 		return err
 	}
+	r.s.countInserted(r.tx, p.CustomerID, 1)
 	return r.appendHistory(ctx, p, 1)
 }
 

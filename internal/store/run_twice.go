@@ -41,6 +41,9 @@ func (s *Store) rehearsed(work func(*sql.Tx) error) func(*sql.Tx) error {
 		if hooks, ok := s.afterCommit.Load(tx); ok {
 			clear(hooks.(map[string]func()))
 		}
+		if d, ok := s.txCounts.Load(tx); ok {
+			clear(d.(countDeltas))
+		}
 		return work(tx)
 	}
 }

@@ -21,8 +21,9 @@ var _ sandbox.Store = (*Store)(nil)
 // restore must not start a new window), SQLite's unlock of the ledger
 // postings (migration_postings.go), the instance's recorded mode
 // (instance.go: a restore must not carry another instance's mode in) and
-// the payments' counts, which their triggers keep
-// (migration_payment_counts.go).
+// the payments' counts, which the store keeps as it writes payments (a
+// restore's too) and their delete triggers as a reset deletes them
+// (payment_counts.go, migration_payment_counts.go).
 var keptTables = []string{"goose_db_version", "signing_keys", "sandbox_baseline", "api_rate_limits", postingsUnlockTable,
 	"instance_settings", paymentCountsTable}
 
@@ -223,7 +224,7 @@ func (s *Store) replaceTables(ctx context.Context, tables []sandbox.Table, check
 			if !ok || len(t.Rows) == 0 {
 				continue
 			}
-			n, err := insertRows(ctx, tx, t, selfOrder(t, info.self))
+			n, err := s.insertRows(ctx, tx, t, selfOrder(t, info.self))
 			if err != nil {
 				return refusedRow(err, t.Name)
 			}
@@ -339,6 +340,25 @@ func selfOrder(t sandbox.Table, self [][2]string) [][]any {
 		place(i, 0)
 	}
 	return out
+}
+
+// insertRows writes rows into t's columns, many rows per statement; the
+// payments among them are counted (payment_counts.go) when tx commits.
+func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, t sandbox.Table, rows [][]any) (int64, error) {
+	n, err := insertRows(ctx, tx, t, rows)
+	if err == nil && t.Name == "payments" {
+		if col := slices.Index(t.Columns, "customer_id"); col >= 0 {
+			for _, row := range rows {
+				switch c := row[col].(type) {
+				case string:
+					s.countInserted(tx, c, 1)
+				case []byte:
+					s.countInserted(tx, string(c), 1)
+				}
+			}
+		}
+	}
+	return n, err
 }
 
 // insertRows writes rows into t's columns, many rows per statement.

@@ -129,7 +129,7 @@ func (s *Store) replaceTree(ctx context.Context, root string, tables []sandbox.T
 			if len(t.Rows) == 0 {
 				continue
 			}
-			n, err := insertRows(ctx, tx, t, selfOrder(t, byName[t.Name].self))
+			n, err := s.insertRows(ctx, tx, t, selfOrder(t, byName[t.Name].self))
 			if err != nil {
 				return collision(err, t.Name)
 			}

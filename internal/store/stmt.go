@@ -71,7 +71,7 @@ func (s *Store) warmWrites(ctx context.Context) {
 	if s.warm.Load() {
 		return
 	}
-	for _, q := range slices.Concat(hotWrites, hotQueries, batchWrites(s.dialect)) {
+	for _, q := range slices.Concat(hotWrites, hotQueries, batchWrites(s.dialect), countWrites(s.dialect)) {
 		if _, err := s.prepared(ctx, s.write, q); err != nil {
 			return
 		}

@@ -59,6 +59,7 @@ type Store struct {
 	stmts   stmtCache // prepared statements of hot queries
 
 	afterCommit sync.Map               // *sql.Tx -> map[string]func(): run once the transaction commits
+	txCounts    sync.Map               // *sql.Tx -> countDeltas: payments it inserted, counted before its commit (payment_counts.go)
 	queued      atomic.Pointer[func()] // told when committed notifications are due (see notifications.go)
 	warm        atomic.Bool            // hotWrites are prepared (stmt.go)
 	jobsQueued  atomic.Pointer[func()] // told when committed jobs were enqueued (see jobs.go)
@@ -201,6 +202,12 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
 	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		s.afterCommit.Delete(tx)
+		s.txCounts.Delete(tx)
+		return err
+	}
+	if err := s.writeCounts(ctx, tx, s.takeCounts(tx)); err != nil {
 		_ = tx.Rollback()
 		s.afterCommit.Delete(tx)
 		return err
