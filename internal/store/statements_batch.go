@@ -117,13 +117,13 @@ func (r statements) ClaimAll(ctx context.Context, cs []statement.Claim) ([]bool,
 
 // bookedPostgres is Booked's query on PostgreSQL: one look-up of the
 // unique index ledger_transactions_external per external id (the array
-// $2), each a LATERAL subquery with LIMIT 1 that the planner cannot turn
+// $2, each once), each a LATERAL subquery with LIMIT 1 that the planner cannot turn
 // into a join. An IN list was planned, with the statistics of a table
 // that grows during the import (an account of a few rows when it was last
 // analysed), as a scan of every transaction of the account filtered by
 // the list: a cost that grew with the file (docs/performance.md,
 // "The statement import on PostgreSQL").
-const bookedPostgres = `SELECT ` + transactionColumns + ` FROM unnest(CAST($2 AS TEXT[])) AS w(ext)
+const bookedPostgres = `SELECT ` + transactionColumns + ` FROM (SELECT DISTINCT ext FROM unnest(CAST($2 AS TEXT[])) AS u(ext)) AS w
 	CROSS JOIN LATERAL (SELECT ` + transactionColumns + ` FROM ledger_transactions t
 		WHERE t.account_id = $1 AND t.external_id = w.ext AND t.external_id <> '' LIMIT 1) t`
 
