@@ -136,7 +136,8 @@ func runStatements(args []string) error {
 		return err
 	})
 	stop()
-	importCPU := meter.used()
+	importProc, importDB := meter.split()
+	importCPU := importProc + importDB
 	if err != nil {
 		return err
 	}
@@ -148,6 +149,9 @@ func runStatements(args []string) error {
 	fmt.Printf("%-18s %12.0f %14s %16.0f %14s\n", "import", importRate, "", perCPU(importCPU), "")
 	fmt.Printf("CPU (this process + the database's backends): read %s, insert %s, import %s\n",
 		readCPU.Round(time.Millisecond), insertCPU.Round(time.Millisecond), importCPU.Round(time.Millisecond))
+	perEntry := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(*entries) }
+	fmt.Printf("import CPU an entry: %.0f µs (this process %.0f µs, the database's backends %.0f µs)\n",
+		perEntry(importCPU), perEntry(importProc), perEntry(importDB))
 	fmt.Printf("import: %d matched, %d manual credits; peak RSS (VmHWM) %.1f MB during the import (%.1f MB before it); targets: >= 20000 entries/s, < 100 MB\n",
 		sum.matched, sum.manual, float64(peak)/1e6, float64(base)/1e6)
 	return nil
@@ -187,8 +191,15 @@ func (m *cpuMeter) start() {
 
 // used is the CPU time since start.
 func (m *cpuMeter) used() time.Duration {
-	proc, _ := processCPU(os.Getpid())
-	return proc - m.proc + cpuSince(m.db, databaseCPU(m.ctx, m.a, m.postgres))
+	proc, db := m.split()
+	return proc + db
+}
+
+// split is the CPU time since start: this process's, the database
+// backends'.
+func (m *cpuMeter) split() (proc, db time.Duration) {
+	now, _ := processCPU(os.Getpid())
+	return now - m.proc, cpuSince(m.db, databaseCPU(m.ctx, m.a, m.postgres))
 }
 
 // referenceInsert inserts n rows of one column, 64 a transaction.

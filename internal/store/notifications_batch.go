@@ -38,8 +38,7 @@ func (s *Store) enqueueMany(ctx context.Context, tx *sql.Tx, now time.Time, msgs
 		return nil, translate(err, "applications of notifications")
 	}
 	seqs := map[string]int64{}
-	if err := s.pairs(ctx, tx, `SELECT ordering_key, CAST(MAX(seq) AS TEXT) FROM notifications WHERE ordering_key IN `, keys,
-		func(k, v string) { seqs[k] = atoi64(v) }, " GROUP BY ordering_key"); err != nil {
+	if err := s.lastSeqs(ctx, tx, keys, func(k, v string) { seqs[k] = atoi64(v) }); err != nil {
 		return nil, translate(err, "notification order")
 	}
 	made := make([]string, 0, len(msgs))
@@ -70,6 +69,41 @@ func (s *Store) enqueueMany(ctx context.Context, tx *sql.Tx, now time.Time, msgs
 	}
 	s.wakeAfterCommit(tx)
 	return made, nil
+}
+
+// lastSeqsPostgres is lastSeqs' query on PostgreSQL: for each ordering key
+// of the array $1 (each once), the last seq of the unique index on
+// (ordering_key, seq), one look-up each in a LATERAL subquery the planner
+// cannot turn into a join. The IN list with GROUP BY was planned, with the
+// statistics of a table that grows during a statement import, as a scan
+// of every notification (docs/performance.md, "The statement import on
+// PostgreSQL").
+const lastSeqsPostgres = `SELECT w.k, CAST(n.seq AS TEXT) FROM (SELECT DISTINCT k FROM unnest(CAST($1 AS TEXT[])) AS u(k)) AS w
+	CROSS JOIN LATERAL (SELECT seq FROM notifications WHERE ordering_key = w.k ORDER BY seq DESC LIMIT 1) n`
+
+// lastSeqs gives fn the last seq of each ordering key of keys that has
+// notifications.
+func (s *Store) lastSeqs(ctx context.Context, tx *sql.Tx, keys []string, fn func(k, v string)) error {
+	if s.dialect != Postgres {
+		return s.pairs(ctx, tx, `SELECT ordering_key, CAST(MAX(seq) AS TEXT) FROM notifications WHERE ordering_key IN `, keys,
+			fn, " GROUP BY ordering_key")
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, lastSeqsPostgres, keys)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return err
+		}
+		fn(k, v)
+	}
+	return rows.Err()
 }
 
 // pairs runs query (which ends in "IN ") over in, in parts of batchRows,

@@ -115,6 +115,18 @@ func (r statements) ClaimAll(ctx context.Context, cs []statement.Claim) ([]bool,
 	return claimed, nil
 }
 
+// bookedPostgres is Booked's query on PostgreSQL: one look-up of the
+// unique index ledger_transactions_external per external id (the array
+// $2, each once), each a LATERAL subquery with LIMIT 1 that the planner cannot turn
+// into a join. An IN list was planned, with the statistics of a table
+// that grows during the import (an account of a few rows when it was last
+// analysed), as a scan of every transaction of the account filtered by
+// the list: a cost that grew with the file (docs/performance.md,
+// "The statement import on PostgreSQL").
+const bookedPostgres = `SELECT ` + transactionColumns + ` FROM (SELECT DISTINCT ext FROM unnest(CAST($2 AS TEXT[])) AS u(ext)) AS w
+	CROSS JOIN LATERAL (SELECT ` + transactionColumns + ` FROM ledger_transactions t
+		WHERE t.account_id = $1 AND t.external_id = w.ext AND t.external_id <> '' LIMIT 1) t`
+
 // Booked reads the transactions of accountID whose external id is one of
 // externalIDs, a statement of up to batchRows ids.
 func (r statements) Booked(ctx context.Context, accountID string, externalIDs []string) ([]ledger.Transaction, error) {
@@ -122,8 +134,12 @@ func (r statements) Booked(ctx context.Context, accountID string, externalIDs []
 	for lo := 0; lo < len(externalIDs); lo += batchRows {
 		part := externalIDs[lo:min(lo+batchRows, len(externalIDs))]
 		b := r.s.binder()
-		rows, err := r.q.QueryContext(ctx, `SELECT `+transactionColumns+` FROM ledger_transactions t
-			WHERE t.account_id = `+b.add(accountID)+` AND t.external_id IN (`+b.list(part)+`) AND t.external_id <> ''`, b.args...)
+		q, args := `SELECT `+transactionColumns+` FROM ledger_transactions t
+			WHERE t.account_id = `+b.add(accountID)+` AND t.external_id IN (`+b.list(part)+`) AND t.external_id <> ''`, b.args
+		if r.s.dialect == Postgres {
+			q, args = bookedPostgres, []any{accountID, part}
+		}
+		rows, err := r.q.QueryContext(ctx, q, args...)
 		if err != nil {
 			return nil, translate(err, "transactions by external id")
 		}
@@ -142,6 +158,19 @@ func (r statements) Booked(ctx context.Context, accountID string, externalIDs []
 	}
 	return out, nil
 }
+
+// expectedPostgres is Expected's query on PostgreSQL: for each reference
+// of the array $2, a look-up of payments_connect_reference and one of the
+// primary key, each a LATERAL subquery the planner cannot turn into a
+// join (OFFSET 0; LIMIT 1 on the key), for the reason bookedPostgres
+// gives: IN lists were planned as scans of every payment of the account.
+var expectedPostgres = `SELECT ` + paymentColumns + ` FROM payments p WHERE p.id IN (
+		SELECT x.id FROM unnest(CAST($2 AS TEXT[])) AS w(ref) CROSS JOIN LATERAL (SELECT x.id FROM payments x
+			WHERE x.connect_account_id = $1 AND x.connect_account_id <> '' AND x.unique_reference = w.ref
+				AND x.status = ANY(CAST($3 AS TEXT[])) OFFSET 0) x
+		UNION
+		SELECT y.id FROM unnest(CAST($2 AS TEXT[])) AS w(ref) CROSS JOIN LATERAL (SELECT y.id FROM payments y
+			WHERE y.id = w.ref AND y.connect_account_id = $1 AND y.status = ANY(CAST($3 AS TEXT[])) LIMIT 1) y)`
 
 // Expected reads the payments expected on Connect account accountID, in
 // one of statuses, whose uniqueReference or id is one of refs: the
@@ -163,7 +192,11 @@ func (r statements) Expected(ctx context.Context, accountID string, refs []strin
 				UNION
 				SELECT y.id FROM payments y WHERE y.id IN (` + b.list(part) + `) AND y.connect_account_id = ` + b.add(accountID) + `
 					AND y.status IN (` + b.list(sts) + `))`
-		rows, err := r.q.QueryContext(ctx, q, b.args...)
+		args := b.args
+		if r.s.dialect == Postgres {
+			q, args = expectedPostgres, []any{accountID, part, sts}
+		}
+		rows, err := r.q.QueryContext(ctx, q, args...)
 		if err != nil {
 			return nil, translate(err, "expected payments")
 		}
