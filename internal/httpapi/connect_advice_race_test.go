@@ -45,7 +45,7 @@ func TestConcurrentCompletedPaymentsOfOneReferenceGetTheirOwnFunds(t *testing.T)
 		token := env.Token(t, apptest.Merchant)
 		rc := apptest.NewReceiver(t)
 
-		const n = 6
+		const n = 4
 		var waiting []string
 		for range 2 {
 			waiting = append(waiting, mustCreate(t, env, token, expectedBody(rc, 1050, "Soak"), map[string]string{scenarioHeader: "COMPLETED>NOT_RECEIVED"}).ID)
