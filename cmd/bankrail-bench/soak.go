@@ -18,7 +18,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/seed"
 )
 
@@ -211,13 +210,7 @@ func (r *soakRun) run() error {
 				status, body, err := c.do(req, time.Now().Add(30*time.Second))
 				r.hist.add(time.Since(t))
 				r.total.Add(1)
-				if err == nil && kind == "refund" && status == http.StatusConflict && bytes.Contains(body, []byte(payment.RefundNotReceived)) {
-					// A created payment reaches RECEIVED after its creation's
-					// answer (the scenario moves it): its refund waits for a
-					// later turn, as a client's would.
-					r.s.again(req)
-					kind = "refund-waited"
-				} else if err == nil && status != want {
+				if err == nil && status != want {
 					err = fmt.Errorf("status %d: %.300s", status, body)
 				}
 				if err != nil {
@@ -241,20 +234,6 @@ func (r *soakRun) run() error {
 	}
 	wg.Wait()
 	return nil
-}
-
-// again puts back the payment of a refund refused because its funds had
-// not arrived yet, for a later turn.
-func (s *soakState) again(req []byte) {
-	const prefix = "POST /payments/"
-	i := bytes.Index(req, []byte(prefix))
-	if i < 0 || len(req) < i+len(prefix)+36 {
-		return
-	}
-	select {
-	case s.received <- string(req[i+len(prefix) : i+len(prefix)+36]):
-	default: // enough are waiting
-	}
 }
 
 // slowReceiver answers every notification after delay, counting them.

@@ -77,7 +77,8 @@ func TestTransfersFolder(t *testing.T) {
 
 // In the sandbox a refund the payer's bank rejects (REFUND_REJECTED) goes
 // through the mock bank's files: a pain.001 and a pain.002 that rejects
-// it, both valid and listed for the refund's customer; the refund is
+// it, both valid and listed for the refund's customer beside the camt.054
+// credit advice that brought the refunded payment's funds; the refund is
 // REJECTED as before.
 func TestSandboxRefundGoesThroughTheMockBanksFiles(t *testing.T) {
 	t.Parallel()
@@ -89,18 +90,23 @@ func TestSandboxRefundGoesThroughTheMockBanksFiles(t *testing.T) {
 			t.Fatalf("refund %s", got.Status)
 		}
 		page, err := a.Transfers().SandboxFiles(adminContext(), settleShopA, transfer.FileFilter{Page: 1, Limit: 10})
-		if err != nil || len(page.Items) != 2 {
-			t.Fatalf("the mock bank's files: %+v %v", page, err)
+		if err != nil || len(page.Items) != 3 {
+			t.Fatalf("the mock bank's files: %+v %v; want the payment's credit advice, the refund's pain.001 and its pain.002", page, err)
 		}
+		messages := map[string]bool{}
 		for _, listed := range page.Items {
+			messages[listed.Message] = true
 			file, err := a.Transfers().SandboxFile(adminContext(), settleShopA, listed.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			xsdcheck.Validate(t, file.Message+".xsd", file.Body)
-			if file.Direction == transfer.In && !strings.Contains(string(file.Body), "<TxSts>RJCT</TxSts>") {
+			if file.Message == "pain.002.001.11" && !strings.Contains(string(file.Body), "<TxSts>RJCT</TxSts>") {
 				t.Fatalf("the mock bank's answer does not reject: %s", file.Body)
 			}
+		}
+		if !messages["camt.054.001.08"] || !messages["pain.001.001.10"] || !messages["pain.002.001.11"] {
+			t.Fatalf("the mock bank's files are %v; want a camt.054, a pain.001 and a pain.002", messages)
 		}
 		if other, err := a.Transfers().SandboxFiles(adminContext(), settleShopB, transfer.FileFilter{Page: 1, Limit: 10}); err != nil || other.Total != 0 {
 			t.Fatalf("another tenant sees %+v %v", other, err)

@@ -51,7 +51,7 @@ func (h *statementPages) exceptionsPage(w http.ResponseWriter, q *req, code int,
 		filter = statement.ExceptionOpen
 	}
 	page := pageParam(q.Request)
-	list, err := h.Statements.ExceptionsPage(q.ctx(), filter, page, statement.DefaultListLimit)
+	list, err := h.Statements.ExceptionsPage(q.ctx(), filter, page, statement.DefaultListLimit, nil)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func (h *statementPages) statements(w http.ResponseWriter, q *req) error {
 // problem.
 func (h *statementPages) statementsPage(w http.ResponseWriter, q *req, status int, note string, problem *problemView) error {
 	page := pageParam(q.Request)
-	list, err := h.Statements.ImportsPage(q.ctx(), page, statement.DefaultListLimit)
+	list, err := h.Statements.ImportsPage(q.ctx(), page, statement.DefaultListLimit, nil)
 	if err != nil {
 		return err
 	}

@@ -107,8 +107,11 @@ func TestSandboxMockBankBooksWithDebitAdvices(t *testing.T) {
 		for _, s := range imports.Statements {
 			byMsg[s.MessageID] = s
 		}
+		if s := byMsg[statement.ArrivalMsgID(paid.ID)]; s.Matched != 1 || s.OutgoingConfirmed != 0 {
+			t.Fatalf("the import of the expected payment's credit advice: %+v", s)
+		}
 		for _, f := range files {
-			if f.Message != "camt.054.001.08" {
+			if f.Message != "camt.054.001.08" || f.MsgID == statement.ArrivalMsgID(paid.ID) { // the debit advices
 				continue
 			}
 			s, ok := byMsg[f.MsgID]

@@ -49,16 +49,23 @@ func writeListOf[T, V any](w http.ResponseWriter, r *http.Request, lp listPaging
 	for _, it := range pg.Items {
 		out = append(out, view(it))
 	}
-	if pg.Next != nil {
-		writeNext(w, r, encodeCursor(lp.Page+1, *pg.Next))
+	writePageHeaders(w, r, lp, pg.Total, pg.Next)
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// writePageHeaders sets the paging headers of a page read with lp of a
+// list of total items: page, limit, page-count, total-items and, when next
+// (the position after the page's last item) is set, next-cursor and Link.
+func writePageHeaders(w http.ResponseWriter, r *http.Request, lp listPaging, total int, next *paging.Position) {
+	if next != nil {
+		writeNext(w, r, encodeCursor(lp.Page+1, *next))
 	}
 	h := w.Header()
 	h.Set("page", strconv.Itoa(lp.Page))
 	h.Set("limit", strconv.Itoa(lp.Limit))
-	h.Set("page-count", strconv.Itoa((pg.Total+lp.Limit-1)/lp.Limit))
-	h.Set("total-items", strconv.Itoa(pg.Total))
-	writeJSON(w, http.StatusOK, out)
-	return nil
+	h.Set("page-count", strconv.Itoa((total+lp.Limit-1)/lp.Limit))
+	h.Set("total-items", strconv.Itoa(total))
 }
 
 // A cursor is a position in a list's order (createdAt, then id) and the

@@ -7,7 +7,6 @@ import (
 	"mime"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/bankrail/bankrail/internal/errs"
@@ -68,32 +67,38 @@ func requireXML(r *http.Request) error {
 }
 
 // listStatements serves GET /statements (operators): the summaries of the
-// imported files, newest first (limit: 1..500, default 50).
+// imported files, newest first, a page at a time as every list (page,
+// limit 1..500 default 50, cursor; the paging headers) in the object
+// {"statements": [...]} this list has always answered with.
 func (s *Server) listStatements(w http.ResponseWriter, r *http.Request) error {
-	limit, err := listLimit(r)
+	lp, err := readPaging(r.URL.Query(), statement.DefaultListLimit, statement.MaxListLimit)
 	if err != nil {
 		return err
 	}
-	list, err := s.Statements.Imports(r.Context(), limit)
+	pg, err := s.Statements.ImportsPage(r.Context(), lp.Page, lp.Limit, lp.After)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"statements": list})
+	writePageHeaders(w, r, lp, pg.Total, pg.Next)
+	writeJSON(w, http.StatusOK, map[string]any{"statements": pg.Items})
 	return nil
 }
 
 // listReconciliationExceptions serves GET /reconciliation-exceptions
-// (operators): newest first, status OPEN or RESOLVED to narrow.
+// (operators): newest first, status OPEN or RESOLVED to narrow, paged as
+// GET /statements, in the object {"exceptions": [...]}.
 func (s *Server) listReconciliationExceptions(w http.ResponseWriter, r *http.Request) error {
-	limit, err := listLimit(r)
+	q := r.URL.Query()
+	lp, err := readPaging(q, statement.DefaultListLimit, statement.MaxListLimit)
 	if err != nil {
 		return err
 	}
-	list, err := s.Statements.Exceptions(r.Context(), statement.ExceptionStatus(r.URL.Query().Get("status")), limit)
+	pg, err := s.Statements.ExceptionsPage(r.Context(), statement.ExceptionStatus(q.Get("status")), lp.Page, lp.Limit, lp.After)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"exceptions": list})
+	writePageHeaders(w, r, lp, pg.Total, pg.Next)
+	writeJSON(w, http.StatusOK, map[string]any{"exceptions": pg.Items})
 	return nil
 }
 
@@ -113,17 +118,4 @@ func (s *Server) resolveReconciliationException(w http.ResponseWriter, r *http.R
 	}
 	writeJSON(w, http.StatusOK, e)
 	return nil
-}
-
-// listLimit reads the limit query parameter (0 when absent).
-func listLimit(r *http.Request) (int, error) {
-	v := r.URL.Query().Get("limit")
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > statement.MaxListLimit {
-		return 0, errs.E(errs.InvalidQueryParam, "limit must be a whole number from 1 to %d.", statement.MaxListLimit)
-	}
-	return n, nil
 }

@@ -86,34 +86,28 @@ func BeneficiaryOf(a ledger.Account) *Beneficiary {
 	return &Beneficiary{Name: name, AccountIdentifiers: ids}
 }
 
-// afterCompleted is what follows COMPLETED for an expected payment in the
-// sandbox, where the mock bank moves the money: the amount 2050 never
-// arrives (NOT_RECEIVED at once); with noFunds (the scenario
-// COMPLETED>NOT_RECEIVED) nothing arrives and the timed move to
-// NOT_RECEIVED waits for the scheme's timeframe; otherwise the mock bank
-// sends the funds from the payer's account: RECEIVED, in the same change.
-// Where the funds come from a real bank (waitForFunds) nothing follows:
-// the bank's statement brings them (Service.Credit), else the timed move
-// to NOT_RECEIVED ends the wait.
-//
-// (The sandbox's funds as a camt.054 credit advice booked by the importer,
-// Change.Arrives, is withdrawn for now: on PostgreSQL a creation racing
-// the connector's own completion answered 409; docs/decisions.md.)
+// afterCompleted is what follows COMPLETED for an expected payment: the
+// sandbox's amount 2050 never arrives (NOT_RECEIVED at once); otherwise
+// the payment waits for its funds at COMPLETED, with the timed move to
+// NOT_RECEIVED, as in production, where the bank's statement brings them
+// (Service.Credit). In the sandbox (not waitForFunds) the mock bank sends
+// them from the payer's account (Change.Arrives: Service.save writes its
+// camt.054 credit advice, which the statement importer books, in the
+// change's unit of work), unless noFunds (the scenario
+// COMPLETED>NOT_RECEIVED): nothing arrives and the timed move ends the wait.
 func (l *Lifecycle) afterCompleted(c *Change, p *Payment, noFunds bool) error {
-	at := p.UpdatedAt
 	switch {
-	case l.waitForFunds:
-		return nil
-	case p.Amount() == NotReceivedAmount:
-		return l.step(c, p, StatusNotReceived, at, "", "")
-	case noFunds:
+	case !l.waitForFunds && p.Amount() == NotReceivedAmount:
+		return l.step(c, p, StatusNotReceived, p.UpdatedAt, "", "")
+	case l.waitForFunds || noFunds:
 		return nil
 	}
 	var from ledger.Counterparty
 	if p.Sender != nil {
 		from = ledger.Counterparty{Name: p.Sender.Name, IBAN: p.Sender.IBAN}
 	}
-	return l.receive(c, p, Funds{Sender: from, Reference: p.UniqueReference}, at)
+	c.Arrives = &Funds{Sender: from, Reference: p.UniqueReference}
+	return nil
 }
 
 // Funds are incoming money matched to a payment.

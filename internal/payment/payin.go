@@ -30,6 +30,12 @@ type PayinInput struct {
 	// statement's remittance lines and end-to-end id), tried in order
 	// after PaymentReference to find the expected payment.
 	References []string
+	// PaymentID, when set, is the id of the payment the funds name
+	// unambiguously: a statement credit whose EndToEndId is a payment's id
+	// as bankrail writes them (the sandbox's mock bank sends the funds of a
+	// completed expected payment so). It is tried before the references,
+	// which many payments may share.
+	PaymentID string
 }
 
 // PayinOutcome says what incoming funds did.
@@ -181,9 +187,16 @@ func (s *Service) Credit(ctx context.Context, r Repos, acct ledger.Account, boun
 	return PayinOutcome{Transaction: t}, r.Ledger().Record(ctx, t, e)
 }
 
-// matchExpected finds the payment in's funds pay: by in.PaymentReference,
-// then by each of in.References in turn (RESOURCE_NOT_FOUND when none).
+// matchExpected finds the payment in's funds pay: by in.PaymentID, then
+// by in.PaymentReference, then by each of in.References in turn
+// (RESOURCE_NOT_FOUND when none).
 func (s *Service) matchExpected(ctx context.Context, r Repos, accountID string, in PayinInput) (Payment, error) {
+	if in.PaymentID != "" {
+		p, err := r.Payments().MatchExpected(ctx, accountID, in.PaymentID, in.Amount, in.Currency, payinStatuses)
+		if err == nil || !errs.Is(err, errs.NotFound) {
+			return p, err
+		}
+	}
 	refs := append([]string{in.PaymentReference}, in.References...)
 	for i, ref := range refs {
 		if ref == "" && i > 0 {

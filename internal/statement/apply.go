@@ -11,6 +11,7 @@ import (
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/ids"
 	"github.com/bankrail/bankrail/internal/ledger"
+	"github.com/bankrail/bankrail/internal/pain"
 	"github.com/bankrail/bankrail/internal/payment"
 )
 
@@ -89,11 +90,15 @@ func (im *Importer) credit(ctx context.Context, r Repos, p pending, n int, t cam
 
 // payinOf is transaction n of p as incoming funds: its references in
 // order (structured first, then the unstructured lines, then the
-// end-to-end id), its sender.
+// end-to-end id), its sender; an end-to-end id that is a bankrail id
+// (pain.EndToEndID) is also the PaymentID matched first.
 func payinOf(p pending, n int, t camt.Transaction) payment.PayinInput {
 	refs := append(append([]string(nil), t.References...), t.EndToEndID)
 	in := payment.PayinInput{ExternalPaymentID: externalID(p.identity, p.entry, n), Amount: t.Amount, Currency: t.Currency,
 		SenderName: cut(t.Party.Name, payment.MaxNameLength), SenderIBAN: t.Party.IBAN, BeneficiaryIBAN: p.iban}
+	if id, ok := pain.TransactionID(t.EndToEndID); ok { // bankrail's own id: the payment it names first
+		in.PaymentID = id
+	}
 	for i, ref := range refs {
 		if ref = strings.TrimSpace(ref); ref == "" {
 			continue

@@ -9,6 +9,7 @@ import (
 	"github.com/bankrail/bankrail/internal/camt"
 	"github.com/bankrail/bankrail/internal/clock"
 	"github.com/bankrail/bankrail/internal/ids"
+	"github.com/bankrail/bankrail/internal/pain"
 	"github.com/bankrail/bankrail/internal/payment"
 	"github.com/bankrail/bankrail/internal/transfer"
 )
@@ -21,8 +22,15 @@ import (
 // importer in r, so that Service.Credit matches it and moves p to RECEIVED
 // as it does a production bank's statement. The entry's AcctSvcrRef and
 // the file's MsgId are CR- and p's id without its dashes (35 characters):
-// one advice per payment. An entry the importer did not match to p is an
-// error: the mock bank writes only what p expects.
+// one advice per payment. Its EndToEndId is p's id as bankrail writes them
+// (pain.EndToEndID), as the payer's bank reports the end-to-end id of a
+// transfer bankrail initiated: the importer matches that id first
+// (PayinInput.PaymentID), so the advice pays p and never an older payment
+// that waits with the same reference and amount (a merchant's
+// paymentReference need not be unique; the concurrent creations of the
+// bench soak, all "Soak", took each other's funds and answered 409). An
+// entry the importer did not match is an error: the mock bank writes only
+// what p expects.
 func (p Payins) Arrive(ctx context.Context, r payment.Repos, pay payment.Payment, f payment.Funds) error {
 	rs, ok := r.(Repos)
 	if !ok {
@@ -39,7 +47,7 @@ func (p Payins) Arrive(ctx context.Context, r payment.Repos, pay payment.Payment
 	ref := ArrivalMsgID(pay.ID)
 	a := camt.Advice{MsgID: ref, Created: now, IBAN: acct.IBAN, Currency: acct.Currency,
 		Entries: []camt.AdviceEntry{{AcctSvcrRef: ref, Amount: pay.Amount(), Credit: true, BookingDate: now,
-			Reference: pay.UniqueReference, Party: camt.Party{Name: f.Sender.Name, IBAN: f.Sender.IBAN}}}}
+			EndToEndID: pain.EndToEndID(pay.ID), Reference: pay.UniqueReference, Party: camt.Party{Name: f.Sender.Name, IBAN: f.Sender.IBAN}}}}
 	var buf bytes.Buffer
 	if err := camt.WriteNotification(&buf, a); err != nil {
 		return err

@@ -197,7 +197,11 @@ func prefetch(ctx context.Context, r Repos, batch []pending, claimed []bool) (*b
 				b.booked[k] = nil
 				w.ext = append(w.ext, in.ExternalPaymentID)
 			}
-			for _, ref := range append([]string{in.PaymentReference}, in.References...) {
+			refs := append([]string{in.PaymentReference}, in.References...)
+			if in.PaymentID != "" { // matched first (payment.Service.matchExpected)
+				refs = append(refs, in.PaymentID)
+			}
+			for _, ref := range refs {
 				if k := p.acct.ID + "|" + ref; !has(b.expected, k) {
 					b.expected[k] = nil
 					w.refs = append(w.refs, ref)

@@ -26,28 +26,30 @@ func limitOf(n int) int {
 // Imports lists the kept summaries of imported files, newest first, for
 // an operator (identity.BankFilesRead).
 func (im *Importer) Imports(ctx context.Context, limit int) ([]Summary, error) {
-	return paging.Items(im.ImportsPage(ctx, 1, limit))
+	return paging.Items(im.ImportsPage(ctx, 1, limit, nil))
 }
 
 // ImportsPage is page number page (from 1) of Imports, limit a page, with
-// the total (the dashboard's pages).
-func (im *Importer) ImportsPage(ctx context.Context, page, limit int) (paging.Page[Summary], error) {
+// the total (the dashboard's pages), or, with after (a cursor's
+// position), the page that follows it; Next leads to the page after.
+func (im *Importer) ImportsPage(ctx context.Context, page, limit int, after *paging.Position) (paging.Page[Summary], error) {
 	if _, err := identity.Authorize(ctx, identity.BankFilesRead); err != nil {
 		return paging.Page[Summary]{}, err
 	}
 	limit = limitOf(limit)
-	return im.d.Reads.Imports(ctx, paging.Offset(page, limit), limit)
+	return im.d.Reads.Imports(ctx, after, paging.Offset(page, limit), limit)
 }
 
 // Exceptions lists reconciliation exceptions, newest first (only those in
 // status when it is set), for an operator (identity.BankFilesRead).
 func (im *Importer) Exceptions(ctx context.Context, status ExceptionStatus, limit int) ([]Exception, error) {
-	return paging.Items(im.ExceptionsPage(ctx, status, 1, limit))
+	return paging.Items(im.ExceptionsPage(ctx, status, 1, limit, nil))
 }
 
 // ExceptionsPage is page number page (from 1) of Exceptions, limit a page,
-// with the total (the dashboard's pages).
-func (im *Importer) ExceptionsPage(ctx context.Context, status ExceptionStatus, page, limit int) (paging.Page[Exception], error) {
+// with the total (the dashboard's pages), or, with after (a cursor's
+// position), the page that follows it; Next leads to the page after.
+func (im *Importer) ExceptionsPage(ctx context.Context, status ExceptionStatus, page, limit int, after *paging.Position) (paging.Page[Exception], error) {
 	if _, err := identity.Authorize(ctx, identity.BankFilesRead); err != nil {
 		return paging.Page[Exception]{}, err
 	}
@@ -59,7 +61,7 @@ func (im *Importer) ExceptionsPage(ctx context.Context, status ExceptionStatus, 
 		return paging.Page[Exception]{}, v.Err()
 	}
 	limit = limitOf(limit)
-	return im.d.Reads.Exceptions(ctx, status, paging.Offset(page, limit), limit)
+	return im.d.Reads.Exceptions(ctx, status, after, paging.Offset(page, limit), limit)
 }
 
 // Resolve closes exception id with the operator's note (what was done

@@ -148,17 +148,20 @@ type Repository interface {
 	// AddException inserts e.
 	AddException(ctx context.Context, e Exception) error
 	// Exceptions lists exceptions, newest first, limit of them after the
-	// first offset; only those in status when it is not empty. Total
-	// counts them all.
-	Exceptions(ctx context.Context, status ExceptionStatus, offset, limit int) (paging.Page[Exception], error)
+	// first offset, or after the position after when it is set (offset
+	// unused); only those in status when it is not empty. Total counts
+	// them all; Next is the position of the page's last when more follow.
+	Exceptions(ctx context.Context, status ExceptionStatus, after *paging.Position, offset, limit int) (paging.Page[Exception], error)
 	// Resolve marks the OPEN exception id RESOLVED with a note, by whom,
 	// at (RESOURCE_NOT_MODIFIABLE when it is resolved already).
 	Resolve(ctx context.Context, id, note, by string, at time.Time) (Exception, error)
 	// SaveImport keeps a file's summary.
 	SaveImport(ctx context.Context, s Summary) error
 	// Imports lists the kept summaries, newest first, limit of them after
-	// the first offset. Total counts them all.
-	Imports(ctx context.Context, offset, limit int) (paging.Page[Summary], error)
+	// the first offset, or after the position after when it is set
+	// (offset unused). Total counts them all; Next is the position of the
+	// page's last when more follow.
+	Imports(ctx context.Context, after *paging.Position, offset, limit int) (paging.Page[Summary], error)
 }
 
 // Repos are the repositories an entry is applied through in one unit of

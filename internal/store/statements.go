@@ -95,15 +95,19 @@ func (r statements) AddException(ctx context.Context, e statement.Exception) err
 	return translate(err, "reconciliation exception "+e.ID)
 }
 
-// Exceptions lists exceptions, newest first, with their total.
-func (r statements) Exceptions(ctx context.Context, status statement.ExceptionStatus, offset, limit int) (paging.Page[statement.Exception], error) {
+// Exceptions lists exceptions, newest first, with their total: limit of
+// them after the first offset, or, with after, the ones after that
+// position (keyset, through reconciliation_exceptions_created or _status);
+// Next is set when more follow.
+func (r statements) Exceptions(ctx context.Context, status statement.ExceptionStatus, after *paging.Position, offset, limit int) (paging.Page[statement.Exception], error) {
 	out := paging.Page[statement.Exception]{Items: []statement.Exception{}}
 	if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM reconciliation_exceptions WHERE ($1 = '' OR status = $1)`,
 		string(status)).Scan(&out.Total); err != nil {
 		return out, translate(err, "reconciliation exceptions")
 	}
+	where, args := listAfter("($1 = '' OR status = $1)", []any{string(status)}, after, &offset)
 	rows, err := r.q.QueryContext(ctx, `SELECT `+exceptionColumns+` FROM reconciliation_exceptions
-		WHERE ($1 = '' OR status = $1) ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`, string(status), limit, offset)
+		WHERE `+where+` ORDER BY created_at DESC, id DESC `+listWindow(&args, limit, offset), args...)
 	if err != nil {
 		return out, translate(err, "reconciliation exceptions")
 	}
@@ -112,6 +116,11 @@ func (r statements) Exceptions(ctx context.Context, status statement.ExceptionSt
 		e, err := scanException(rows)
 		if err != nil {
 			return out, translate(err, "reconciliation exceptions")
+		}
+		if len(out.Items) == limit { // the one past the page: more follow
+			last := out.Items[limit-1]
+			out.Next = &paging.Position{CreatedAt: last.CreatedAt, ID: last.ID}
+			break
 		}
 		out.Items = append(out.Items, e)
 	}
@@ -151,27 +160,60 @@ func (r statements) SaveImport(ctx context.Context, s statement.Summary) error {
 	return translate(err, "statement import "+s.ID)
 }
 
-// Imports lists the kept summaries, newest first, with their total.
-func (r statements) Imports(ctx context.Context, offset, limit int) (paging.Page[statement.Summary], error) {
+// Imports lists the kept summaries, newest first, with their total:
+// limit of them after the first offset, or, with after, the ones after
+// that position (keyset, through statement_imports_created); Next is set
+// when more follow.
+func (r statements) Imports(ctx context.Context, after *paging.Position, offset, limit int) (paging.Page[statement.Summary], error) {
 	out := paging.Page[statement.Summary]{Items: []statement.Summary{}}
 	if err := r.q.QueryRowContext(ctx, `SELECT COUNT(*) FROM statement_imports`).Scan(&out.Total); err != nil {
 		return out, translate(err, "statement imports")
 	}
-	rows, err := r.q.QueryContext(ctx, `SELECT summary FROM statement_imports ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`, limit, offset)
+	where, args := listAfter("1 = 1", nil, after, &offset)
+	rows, err := r.q.QueryContext(ctx, `SELECT id, created_at, summary FROM statement_imports WHERE `+where+`
+		ORDER BY created_at DESC, id DESC `+listWindow(&args, limit, offset), args...)
 	if err != nil {
 		return out, translate(err, "statement imports")
 	}
 	defer rows.Close()
+	var last paging.Position
 	for rows.Next() {
-		var body string
-		var s statement.Summary
-		if err := rows.Scan(&body); err != nil {
+		var id, body string
+		var at int64
+		if err := rows.Scan(&id, &at, &body); err != nil {
 			return out, translate(err, "statement imports")
 		}
+		if len(out.Items) == limit { // the one past the page: more follow
+			out.Next = &last
+			break
+		}
+		var s statement.Summary
 		if err := json.Unmarshal([]byte(body), &s); err != nil {
 			return out, fmt.Errorf("statement imports: %w", err)
 		}
 		out.Items = append(out.Items, s)
+		last = paging.Position{CreatedAt: fromMicros(at), ID: id}
 	}
 	return out, translate(rows.Err(), "statement imports")
+}
+
+// listAfter is the condition of an instance-wide list newest first
+// (created_at, then id): cond with args, and with after, only the rows
+// after that position, whose offset is then 0.
+func listAfter(cond string, args []any, after *paging.Position, offset *int) (string, []any) {
+	if after == nil {
+		return cond, args
+	}
+	*offset = 0
+	n := len(args)
+	args = append(args, micros(after.CreatedAt), after.ID)
+	return fmt.Sprintf("%s AND (created_at < $%d OR created_at = $%d AND id < $%d)", cond, n+1, n+1, n+2), args
+}
+
+// listWindow is the LIMIT of a page (one row past it, which says whether
+// more follow) and its OFFSET, their values added to args.
+func listWindow(args *[]any, limit, offset int) string {
+	n := len(*args)
+	*args = append(*args, limit+1, offset)
+	return fmt.Sprintf("LIMIT $%d OFFSET $%d", n+1, n+2)
 }
