@@ -5015,7 +5015,14 @@ type GetPayoutParamsXServiceAPIVersion string
 // ListReconciliationExceptionsParams defines parameters for ListReconciliationExceptions.
 type ListReconciliationExceptionsParams struct {
 	Status *ListReconciliationExceptionsParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+	Page   *int64                                    `form:"page,omitempty" json:"page,omitempty"`
 	Limit  *int64                                    `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceAPIVersion ListReconciliationExceptionsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
@@ -5150,7 +5157,14 @@ type GetSandboxSnapshotParamsXServiceAPIVersion string
 
 // ListStatementsParams defines parameters for ListStatements.
 type ListStatementsParams struct {
+	Page  *int64 `form:"page,omitempty" json:"page,omitempty"`
 	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next-cursor` header of a previous page, as it is (opaque): the page after it (keyset paging;
+	// its cost does not grow with the page, and items created meanwhile do not shift it). It takes the
+	// place of `page` (a `page` sent with it is ignored); send the filters and `limit` again. A malformed
+	// one is 400 `INVALID_QUERY_PARAM`; another customer's shows nothing of theirs.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 
 	// XServiceAPIVersion API version; only `1`. Missing is 400 MISSING_HTTP_HEADER, another value 400 INVALID_HTTP_HEADER.
 	XServiceAPIVersion ListStatementsParamsXServiceAPIVersion `json:"X-Service-Api-Version"`
