@@ -25,14 +25,7 @@ import (
 // create retried under its Idempotency-Key is made once.
 func TestPartitionAnswers503WithinTheRequestTimeout(t *testing.T) {
 	t.Parallel()
-	const requestTimeout = 2 * time.Second
-	db := dbtest.New(t, dbtest.Postgres)
-	proxy := dbtest.NewProxy(t, db.DatabaseURL)
-	_, url := instanceWith(t, proxy.URL, "", func(c *config.Config) {
-		c.RequestTimeout, c.DatabaseConnectTimeout = requestTimeout, time.Second
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	proxy, url, ctx := behindAProxy(t)
 	cl, tr, create := signedIn(t, ctx, url, "order-p")
 
 	proxy.Hang()
@@ -93,14 +86,7 @@ func TestPartitionAnswers503WithinTheRequestTimeout(t *testing.T) {
 // heals the checkout page is served again.
 func TestPartitionAnswersPages503WithinTheRequestTimeout(t *testing.T) {
 	t.Parallel()
-	const requestTimeout = 2 * time.Second
-	db := dbtest.New(t, dbtest.Postgres)
-	proxy := dbtest.NewProxy(t, db.DatabaseURL)
-	_, base := instanceWith(t, proxy.URL, "", func(c *config.Config) {
-		c.RequestTimeout, c.DatabaseConnectTimeout = requestTimeout, time.Second
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	proxy, base, ctx := behindAProxy(t)
 	_, _, create := signedIn(t, ctx, base, "order-pages")
 	p, err := create()
 	if err != nil || p.PaymentInitiationFlow.Details.Redirect == nil {
@@ -165,4 +151,23 @@ func TestPartitionAnswersPages503WithinTheRequestTimeout(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond) // a browser's reload after Retry-After, not timing logic
 	}
+}
+
+// requestTimeout is the partition tests' --request-timeout.
+const requestTimeout = 2 * time.Second
+
+// behindAProxy starts an instance on PostgreSQL reached through a
+// dbtest.Proxy, with the request timeout above and a 1 s connect
+// timeout, and gives the proxy, the instance's URL and a context bounded
+// at 2 minutes for the test's requests.
+func behindAProxy(t *testing.T) (*dbtest.Proxy, string, context.Context) {
+	t.Helper()
+	db := dbtest.New(t, dbtest.Postgres)
+	proxy := dbtest.NewProxy(t, db.DatabaseURL)
+	_, url := instanceWith(t, proxy.URL, "", func(c *config.Config) {
+		c.RequestTimeout, c.DatabaseConnectTimeout = requestTimeout, time.Second
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return proxy, url, ctx
 }

@@ -35,27 +35,17 @@ func TestGroupCommitRunsUnitsTogetherUntilOneFails(t *testing.T) {
 		// writes its payment and then fails.
 		group := func(round, failing int) []error {
 			t.Helper()
-			release := s.HoldGroupWorkers(ctx)
-			results := make([]error, n)
-			var wg sync.WaitGroup
-			for i := range n {
-				wg.Go(func() {
-					results[i] = s.InTx(ctx, func(tx *store.Tx) error {
-						p := testPayment(fmt.Sprintf("44000000-0000-4000-8000-%06d%06d", round, i), shop.ID,
-							fmt.Sprintf("P%02d%07d", round, i), t0)
-						if err := tx.Payments().Create(ctx, p); err != nil {
-							return err
-						}
-						if i == failing {
-							return own
-						}
-						return nil
-					})
-				})
-			}
-			waitFor(t, func() bool { return s.QueuedUnits() == n }, "the units to queue")
-			release()
-			wg.Wait()
+			results := asOneGroup(t, ctx, s, n, func(i int, tx *store.Tx) error {
+				p := testPayment(fmt.Sprintf("44000000-0000-4000-8000-%06d%06d", round, i), shop.ID,
+					fmt.Sprintf("P%02d%07d", round, i), t0)
+				if err := tx.Payments().Create(ctx, p); err != nil {
+					return err
+				}
+				if i == failing {
+					return own
+				}
+				return nil
+			})
 			for i, err := range results {
 				_, getErr := s.Payments().Get(ctx, shop.ID, fmt.Sprintf("44000000-0000-4000-8000-%06d%06d", round, i))
 				if i == failing {
@@ -183,4 +173,21 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// asOneGroup runs n units of work (unit(i, tx) the i-th) as one group:
+// they queue while the group workers are held, then run together. It
+// returns each unit's outcome.
+func asOneGroup(t *testing.T, ctx context.Context, s *store.Store, n int, unit func(i int, tx *store.Tx) error) []error {
+	t.Helper()
+	release := s.HoldGroupWorkers(ctx)
+	results := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { results[i] = s.InTx(ctx, func(tx *store.Tx) error { return unit(i, tx) }) })
+	}
+	waitFor(t, func() bool { return s.QueuedUnits() == n }, "the units to queue")
+	release()
+	wg.Wait()
+	return results
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
@@ -142,34 +141,24 @@ func TestPaymentCountsFollowGroupedCreations(t *testing.T) {
 		const n = 8
 		group := func(round int, failing, duplicate int) {
 			t.Helper()
-			release := s.HoldGroupWorkers(ctx)
-			results := make([]error, n)
-			var wg sync.WaitGroup
-			for i := range n {
-				wg.Go(func() {
-					owner := shop.ID
-					if i%3 == 0 {
-						owner = psp.ID
-					}
-					id := fmt.Sprintf("24000000-0000-4000-8000-%06d%06d", round, i)
-					if i == duplicate {
-						id = fmt.Sprintf("24000000-0000-4000-8000-%06d%06d", 0, 1) // round 0's, committed
-					}
-					results[i] = s.InTx(ctx, func(tx *store.Tx) error {
-						p := testPayment(id, owner, fmt.Sprintf("C%02d%07d", round, i), t0.Add(time.Duration(i)*time.Second))
-						if err := tx.Payments().Create(ctx, p); err != nil {
-							return err
-						}
-						if i == failing {
-							return own
-						}
-						return nil
-					})
-				})
-			}
-			waitFor(t, func() bool { return s.QueuedUnits() == n }, "the units to queue")
-			release()
-			wg.Wait()
+			results := asOneGroup(t, ctx, s, n, func(i int, tx *store.Tx) error {
+				owner := shop.ID
+				if i%3 == 0 {
+					owner = psp.ID
+				}
+				id := fmt.Sprintf("24000000-0000-4000-8000-%06d%06d", round, i)
+				if i == duplicate {
+					id = fmt.Sprintf("24000000-0000-4000-8000-%06d%06d", 0, 1) // round 0's, committed
+				}
+				p := testPayment(id, owner, fmt.Sprintf("C%02d%07d", round, i), t0.Add(time.Duration(i)*time.Second))
+				if err := tx.Payments().Create(ctx, p); err != nil {
+					return err
+				}
+				if i == failing {
+					return own
+				}
+				return nil
+			})
 			for i, err := range results {
 				switch {
 				case i == failing && !errors.Is(err, own):

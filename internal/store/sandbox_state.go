@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/bankrail/bankrail/internal/errs"
 	"github.com/bankrail/bankrail/internal/sandbox"
@@ -387,22 +386,4 @@ func insertRows(ctx context.Context, tx *sql.Tx, t sandbox.Table, rows [][]any) 
 		n += int64(len(chunk))
 	}
 	return n, nil
-}
-
-// Baseline returns the stored baseline file.
-func (s *Store) Baseline(ctx context.Context) ([]byte, bool, error) {
-	var data string
-	err := s.read.QueryRowContext(ctx, `SELECT data FROM sandbox_baseline WHERE id = 1`).Scan(&data)
-	if err == sql.ErrNoRows {
-		return nil, false, nil
-	}
-	return []byte(data), err == nil, translate(err, "sandbox baseline")
-}
-
-// SaveBaseline stores the baseline unless one exists (two instances
-// starting at once on a new database keep the first).
-func (s *Store) SaveBaseline(ctx context.Context, schemaVersion int64, data []byte, at time.Time) error {
-	_, err := s.write.ExecContext(ctx, `INSERT INTO sandbox_baseline (id, schema_version, taken_at, data) VALUES (1, $1, $2, $3)
-		ON CONFLICT (id) DO NOTHING`, schemaVersion, micros(at), string(data))
-	return translate(err, "sandbox baseline")
 }
