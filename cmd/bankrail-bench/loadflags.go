@@ -70,7 +70,7 @@ func parseLoadFlags(args []string) (loadOptions, error) {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the rounds (server and client) to this file")
 	fs.StringVar(&o.profilePhase, "cpuprofile-phase", "", "profile only this phase's run in the first round (one engine)")
 	fs.StringVar(&o.write, "write", "", "update the measured section of this Markdown file (docs/performance.md)")
-	fs.DurationVar(&o.soakDuration, "soak-duration", 10*time.Minute, "how long the soak phase runs paced (after a calibration of a tenth of it, 1-20 s, at full load)")
+	fs.DurationVar(&o.soakDuration, "soak-duration", 10*time.Minute, "how long the soak phase runs paced (after a calibration of a tenth of it, 1-60 s, at full load: the capacity is the rate of its last third)")
 	fs.Float64Var(&o.soakLoad, "soak-load", 0.5, "the soak's rate as a share of the mix's capacity measured by its calibration")
 	fs.DurationVar(&o.soakDelay, "soak-receiver-delay", 100*time.Millisecond, "how long the soak's notification receiver takes to answer each notification")
 	if err := fs.Parse(args); err != nil {

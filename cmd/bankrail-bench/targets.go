@@ -109,7 +109,7 @@ func writeSoak(o loadOptions, results []engineResult) error {
 	fmt.Fprintf(&b, "- Date: %s\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(&b, "- The mix, ten operations a cycle over %d connections: five reads, three creates (one left NEW, one RECEIVED at once, one expected for a payin), "+
 		"a payin and a refund each one in ten; every payment's notifications go to a receiver that answers each after --soak-receiver-delay. "+
-		"Its capacity is measured at full load first (calibration); then it runs paced at --soak-load of it, each latency counted from when its request was due. "+
+		"Its capacity is measured at full load first (calibration: a tenth of the soak, 1-60 s; the rate of its last third, when the notifications it caused are being delivered beside it); then it runs paced at --soak-load of it, each latency counted from when its request was due. "+
 		"RSS is this process's (server and load generator; the generator keeps a fixed-size histogram, no per-request memory), sampled through the run; "+
 		"flat: the least-squares slope of the samples after the warm-up (the first minute, or a fifth of a shorter run) times that stretch's length stays under %.0f MB or %.0f %% of the RSS when it began, whichever is larger.\n\n",
 		o.connections, flatBoundMB, 100*flatBoundShare)

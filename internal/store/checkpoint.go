@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -19,6 +20,19 @@ import (
 // path short. Durability is unchanged: a committed transaction is in the
 // WAL either way, and a checkpoint is PASSIVE (it copies what no reader
 // still needs and never blocks the writer or the readers).
+//
+// A PASSIVE checkpoint never starts the WAL over: under a steady load some
+// reader nearly always holds a snapshot older than the last commit, so
+// the log is never wholly copied at a moment no reader uses it, and the
+// writer keeps appending (SQLite's "checkpoint starvation"). A 10-minute
+// soak grew the WAL to 1.5 GB, with every read and write slower for it.
+// So once the WAL holds more than walRestartFrames, the checkpointer
+// truncates it (TRUNCATE: a FULL checkpoint, then it waits for the readers
+// of the old log to finish and empties it). While it waits it holds off
+// new writers, for walRestartWait at most (its connection's busy timeout;
+// new readers are not held); if readers outlast that (a long report), it
+// gives up and tries again after a back-off that doubles up to
+// walRestartBackoffMax, so that it cannot stall the writer often.
 
 // Checkpointing cadence: the WAL is checkpointed at most every
 // checkpointEvery while commits come in, and every checkpointIdle anyway,
@@ -28,27 +42,45 @@ const (
 	checkpointIdle  = 2 * time.Second
 )
 
+// The WAL's restart: its size, how long it may hold off the writer, and
+// the longest back-off after readers outlasted it.
+const (
+	walRestartWait       = 50 * time.Millisecond
+	walRestartBackoffMax = 10 * time.Second
+)
+
+// walRestartFrames is the WAL's size, in frames (pages: 4 KiB by default),
+// above which the checkpointer starts it over: 32 MiB. A variable for the
+// tests (read when a store opens).
+var walRestartFrames = 8192
+
 // checkpointer runs PASSIVE WAL checkpoints on its own connection.
 type checkpointer struct {
-	db    *sql.DB
-	log   *slog.Logger
-	dirty atomic.Bool // set by each commit of the writer
-	stop  chan struct{}
-	done  chan struct{}
-	once  sync.Once // close
+	db            *sql.DB
+	log           *slog.Logger
+	dirty         atomic.Bool // set by each commit of the writer
+	restartFrames int         // walRestartFrames when it started
+	// retryAt and backoff delay the next restart after readers outlasted
+	// one (only the loop's goroutine reads and writes them).
+	retryAt time.Time
+	backoff time.Duration
+	stop    chan struct{}
+	done    chan struct{}
+	once    sync.Once // close
 }
 
 // startCheckpointer opens the checkpointing connection on dsn and starts
 // its loop; stop ends it.
 func startCheckpointer(dsn string, log *slog.Logger) (*checkpointer, error) {
-	db, err := sql.Open("sqlite", dsn)
+	// The later busy_timeout wins: a restart holds off the writer while it waits.
+	db, err := sql.Open("sqlite", fmt.Sprintf("%s&_pragma=busy_timeout(%d)", dsn, walRestartWait.Milliseconds()))
 	if err != nil {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxIdleTime(0)
-	c := &checkpointer{db: db, log: log, stop: make(chan struct{}), done: make(chan struct{})}
+	c := &checkpointer{db: db, log: log, restartFrames: walRestartFrames, stop: make(chan struct{}), done: make(chan struct{})}
 	go c.run()
 	return c, nil
 }
@@ -82,12 +114,30 @@ func (c *checkpointer) run() {
 	}
 }
 
-// checkpoint copies what it can of the WAL into the database file.
+// checkpoint copies what it can of the WAL into the database file, and
+// starts the WAL over once it has grown past walRestartFrames.
 func (c *checkpointer) checkpoint() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var busy, logFrames, copied int
-	return c.db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logFrames, &copied)
+	if err := c.db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logFrames, &copied); err != nil {
+		return fmt.Errorf("passive checkpoint: %w", err)
+	}
+	if logFrames <= c.restartFrames || time.Now().Before(c.retryAt) {
+		return nil
+	}
+	if err := c.db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logFrames, &copied); err != nil {
+		return fmt.Errorf("truncating checkpoint: %w", err)
+	}
+	if busy == 0 {
+		c.backoff = 0
+		return nil
+	}
+	c.backoff = min(max(2*c.backoff, walRestartWait), walRestartBackoffMax)
+	c.retryAt = time.Now().Add(c.backoff)
+	c.log.Debug("sqlite WAL not restarted: readers still use it; trying again later",
+		"wal_frames", logFrames, "retry_in", c.backoff)
+	return nil
 }
 
 // close stops the loop and closes the connection (SQLite checkpoints

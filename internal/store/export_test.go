@@ -166,3 +166,21 @@ func (s *Store) ViewReads() (inFlight int, sent, carried int64, waiting int) { r
 // ViewReadsInFlight is how many reads of details records may be on their
 // way at once.
 const ViewReadsInFlight = viewReadsInFlight
+
+// SetWALRestartFrames sets the WAL size at which the checkpointer starts
+// it over, for the test's duration.
+func SetWALRestartFrames(t interface{ Cleanup(func()) }, frames int) {
+	old := walRestartFrames
+	walRestartFrames = frames
+	t.Cleanup(func() { walRestartFrames = old })
+}
+
+// ExecInUnit runs a statement in a unit of work of its own on the writer,
+// as the store's use cases do (the commit marks the WAL for the
+// checkpointer).
+func (s *Store) ExecInUnit(ctx context.Context, query string, args ...any) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, query, args...)
+		return err
+	})
+}
