@@ -24,7 +24,7 @@ const loadUsage = `bankrail-bench load [--connections 32] [--duration 10s] [--ro
     notifications to a slow receiver, at --soak-load of the mix's capacity for --soak-duration;
     p99, RSS over time, errors). units/tx is how many requests' writes shared each transaction
     the store committed (group commit, from /metrics); per writer CPU-s is requests per CPU
-    second of the writer in those transactions; on PostgreSQL the CPU per request of the run's own
+    second of the writer in those transactions (SQLite; not measured on PostgreSQL); on PostgreSQL the CPU per request of the run's own
     database backends is given too (the database shares the machine's cores). With
     --database-url both engines run (--engines to choose). --write updates the measured section
     of a Markdown file (docs/performance.md) and, from the same run, its soak section and

@@ -104,7 +104,7 @@ func writePerformance(o loadOptions, results []engineResult) error {
 		"*CPU/req* is this process's CPU per request; "+
 		"*÷ bare per CPU* compares requests per CPU second of this process the same way (less sensitive to other load on the machine, blind to PostgreSQL's CPU); "+
 		"*units/tx* is the median over rounds of the units of work (each request's writes) per transaction the store committed during the phase (group commit; `bankrail_store_transaction_units`), - where it committed none; "+
-		"*per writer CPU-s* is requests per CPU second of the store's writer in those transactions, BEGIN to COMMIT done (`bankrail_store_transaction_cpu_seconds_total`: the goroutine that runs a group is locked to its thread, whose CPU clock is read; on SQLite the engine's work is all in it, on PostgreSQL the server's is not), "+
+		"*per writer CPU-s* is requests per CPU second of the store's writer in those transactions, BEGIN to COMMIT done (`bankrail_store_transaction_cpu_seconds_total`: the goroutine that runs a group is locked to its thread, whose CPU clock is read; on SQLite the engine's work is all in it; - on PostgreSQL, whose writer waits on the network and is not locked to a thread), "+
 		"and for the *floor* phase the payment row of a create INSERTed plainly on the same writer pool from one thread, as many to a transaction as the keyed creates had: rows per CPU second of that thread\n\n",
 		o.connections, o.duration, o.rounds)
 	fmt.Fprintf(&b, "| engine | phase | req/s (median) | **÷ bare** (median) | ÷ bare per round | cores | CPU/req | ÷ bare per CPU | units/tx | per writer CPU-s | p50 | p99 | errors |\n")

@@ -113,7 +113,7 @@ func NewCommits(reg prometheus.Registerer) *Commits {
 			Help:    "Time from a committed transaction's start to its commit, by pass.",
 			Buckets: []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1}}, labels),
 		cpu: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: "bankrail", Subsystem: "store", Name: "transaction_cpu_seconds_total",
-			Help: "CPU time of this process's writer (the goroutine that ran them, locked to its thread) in committed transactions, start to commit, by pass; 0 where a thread's CPU time cannot be read (not Linux). On SQLite the engine's work is all in it; on PostgreSQL the server's is not."}, labels),
+			Help: "CPU time of this process's writer (the goroutine that ran them, locked to its thread) in committed transactions, start to commit, by pass; 0 where a thread's CPU time cannot be read (not Linux) and on PostgreSQL (its writer waits on the network and is not locked to a thread; the server's work would not be in it anyway). On SQLite the engine's work is all in it."}, labels),
 		unknown: prometheus.NewCounter(prometheus.CounterOpts{Namespace: "bankrail", Subsystem: "store", Name: "commit_outcome_unknown_units_total",
 			Help: "Units of work answered with an error because the connection was lost after their COMMIT was sent: each may have committed."}),
 	}

@@ -187,7 +187,7 @@ func (g *groupCommit) work(s *Store, own *unit) {
 
 // commitGroup runs batch in one transaction and answers every unit.
 func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
-	defer lockWriter()()
+	defer s.lockWriter()()
 	if g.contended.Load() > 0 {
 		g.contended.Add(-1)
 	}
@@ -214,7 +214,7 @@ func (g *groupCommit) commitGroup(s *Store, batch []*unit) {
 // rolls everything back and returns the units still to answer (all but
 // those whose context ended before their turn), for runWithSavepoints.
 func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
-	start := startTx()
+	start := s.startTx()
 	tx, conn, ctx := g.beginGroup(s, batch)
 	if tx == nil {
 		return nil
@@ -262,7 +262,7 @@ func (g *groupCommit) runTogether(s *Store, batch []*unit) []*unit {
 // the refused units (which wrote nothing) run again alone, and see what
 // the commit left once the rows they lock are free.
 func (g *groupCommit) runWithSavepoints(s *Store, batch []*unit) {
-	start := startTx()
+	start := s.startTx()
 	tx, conn, ctx := g.beginGroup(s, batch)
 	if tx == nil {
 		return

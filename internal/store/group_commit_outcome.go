@@ -67,9 +67,9 @@ func (g *groupCommit) commitUnits(ctx context.Context, s *Store, tx *sql.Tx, kep
 // runAlone runs u in a transaction of its own and answers it; while it
 // loses to another transaction it runs again, up to aloneAttempts times.
 func (g *groupCommit) runAlone(s *Store, u *unit) {
-	defer lockWriter()()
+	defer s.lockWriter()()
 	for attempt := 1; ; attempt++ {
-		start := startTx()
+		start := s.startTx()
 		err := s.inTx(u.ctx, u.work)
 		if err == nil {
 			g.observe(PassAlone, 1, start)
