@@ -13,7 +13,7 @@ import (
 func (a *App) rateLimiter(base clock.Clock) *ratelimit.Limiter {
 	var counter ratelimit.Counter = ratelimit.NewMemory()
 	if a.cfg.UsesPostgres() {
-		counter = a.store.RateLimits()
+		counter = a.store.RateLimitsFor(a.cfg.APIRateLimit)
 	}
 	return ratelimit.New(counter, base, ratelimit.Config{Limit: a.cfg.APIRateLimit, Window: a.cfg.APIRateWindow})
 }

@@ -22,7 +22,10 @@ type Counter interface {
 	// CountRequest adds one request of key to the window starting at start
 	// and returns the window's count with this one, and the start of the
 	// window counted into: start, or a later window another instance (its
-	// clock ahead) has already opened.
+	// clock ahead) has already opened. A counter shared by instances may
+	// answer, far below the limit, the count as this instance last read
+	// it plus its own requests since (store.RateLimitsFor): exact from
+	// half the limit on.
 	CountRequest(ctx context.Context, key string, start time.Time) (n int64, counted time.Time, err error)
 }
 

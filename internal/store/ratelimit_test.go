@@ -109,3 +109,60 @@ func TestRateLimitCountsCoalesce(t *testing.T) {
 		}
 	})
 }
+
+// TestRateLimitCountsWrittenBehind: with a limit (RateLimitsFor), an
+// application's first request of a window waits for its exact count; while
+// the count this instance knows is below half the limit the next ones are
+// answered at once, one more each, and far fewer upserts than requests
+// count them in the row soon after; from half the limit on each request
+// waits for its exact count again, which includes another instance's
+// requests. On both engines.
+func TestRateLimitCountsWrittenBehind(t *testing.T) {
+	t.Parallel()
+	dbtest.EachMigrated(t, func(t *testing.T, db dbtest.DB) {
+		s := open(t, db)
+		c := s.RateLimitsFor(20) // answered at once below 10
+		other := open(t, db).RateLimits()
+		ctx := context.Background()
+		w := t0.Truncate(time.Minute)
+		row := func() int64 {
+			write, _ := s.Pools()
+			var n int64
+			if err := write.QueryRowContext(ctx, `SELECT requests FROM api_rate_limits WHERE application = 'behind-client'`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		sent0, _ := s.RateLimitStatements("behind-client")
+		if n, at, err := c.CountRequest(ctx, "behind-client", w); n != 1 || !at.Equal(w) || err != nil {
+			t.Fatalf("first request: %d %s %v, want 1", n, at, err)
+		}
+		if sent, _ := s.RateLimitStatements("behind-client"); sent != sent0+1 || row() != 1 {
+			t.Fatalf("the first request of a window: %d upserts, row %d; want 1 and 1", sent-sent0, row())
+		}
+		for want := int64(2); want <= 10; want++ {
+			if n, at, err := c.CountRequest(ctx, "behind-client", w); n != want || !at.Equal(w) || err != nil {
+				t.Fatalf("request %d: %d %s %v", want, n, at, err)
+			}
+		}
+		waitFor(t, func() bool { return row() == 10 }, "the requests answered at once counted in the row")
+		if sent, _ := s.RateLimitStatements("behind-client"); sent-sent0 >= 10 {
+			t.Errorf("%d upserts for 10 requests; want fewer (written behind together)", sent-sent0)
+		}
+		for want := int64(11); want <= 15; want++ { // another instance
+			if n, _, err := other.CountRequest(ctx, "behind-client", w); n != want || err != nil {
+				t.Fatalf("other instance: %d %v, want %d", n, err, want)
+			}
+		}
+		sent1, _ := s.RateLimitStatements("behind-client")
+		if n, _, err := c.CountRequest(ctx, "behind-client", w); n != 16 || err != nil {
+			t.Fatalf("at half the limit: %d %v; want the exact 16", n, err)
+		}
+		if sent, _ := s.RateLimitStatements("behind-client"); sent != sent1+1 || row() != 16 {
+			t.Errorf("at half the limit: %d upserts, row %d; want 1 and 16", sent-sent1, row())
+		}
+		if n, at, err := c.CountRequest(ctx, "behind-client", w.Add(time.Minute)); n != 1 || !at.Equal(w.Add(time.Minute)) || err != nil {
+			t.Errorf("next window: %d %s %v; want 1, exact", n, at, err)
+		}
+	})
+}
