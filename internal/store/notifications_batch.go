@@ -146,6 +146,3 @@ func atoi64(s string) int64 {
 	n, _ := strconv.ParseInt(s, 10, 64)
 	return n
 }
-
-// joinRows joins a multi-row INSERT's rows.
-func joinRows(rows []string) string { return strings.Join(rows, ", ") }
