@@ -28,11 +28,36 @@ func (im *Importer) apply(ctx context.Context, r Repos, p pending) (outcome, err
 	if err != nil {
 		return outcome{}, err
 	}
-	ok, err := r.Statements().Claim(ctx, Claim{Key: key(p.identity), Identity: p.identity, IBAN: p.iban, ImportID: p.importID, At: now})
-	if err != nil || !ok {
-		return outcome{duplicate: !ok}, err
+	if claims(p.entry) {
+		ok, err := r.Statements().Claim(ctx, Claim{Key: key(p.identity), Identity: p.identity, IBAN: p.iban, ImportID: p.importID, At: now})
+		if err != nil || !ok {
+			return outcome{duplicate: !ok}, err
+		}
 	}
 	return im.applyClaimed(ctx, r, p, now)
+}
+
+// claims reports whether entry e is claimed (a row of its identity,
+// Repository.Claim) when it is applied. An entry whose every transaction
+// is incoming funds that name no outgoing transfer (a credit, no return,
+// an EndToEndId that is no bankrail id: outgoing cannot find one) is not:
+// each of its transactions is booked by Crediter.Credit as a ledger
+// transaction under its external id (externalID, derived from the same
+// identity), unique on its account, and Credit finds it there when the
+// entry comes again (Repeated: a duplicate, as a claim would have said).
+// A claim would be a second record of the same fact, one more row and
+// index entry an entry (docs/decisions.md, "Incoming funds are claimed by
+// their ledger transaction").
+func claims(e camt.Entry) bool {
+	if len(e.Transactions) == 0 {
+		return true
+	}
+	for _, t := range e.Transactions {
+		if !t.Credit || t.Return || ids.IsUUID(dashed(strings.TrimSpace(t.EndToEndID))) {
+			return true
+		}
+	}
+	return false
 }
 
 // applyClaimed applies each transaction of entry p, claimed in unit r.

@@ -14,8 +14,8 @@ import (
 )
 
 // applyBatch applies batch in one unit of work with the work done per
-// batch, not per entry: the entries' claims in one statement
-// (Repository.ClaimAll, in key order), then one look-up per account of
+// batch, not per entry: the claims of the entries that are claimed
+// (claims) in one statement (Repository.ClaimAll, in key order), then one look-up per account of
 // the external ids and the references of all their credits (prefetch),
 // then each claimed entry as apply does it, through batchRepos, which
 // answers the payin matching's two look-ups from those reads. What it
@@ -24,7 +24,8 @@ import (
 // entry by flush.
 func (im *Importer) applyBatch(ctx context.Context, batch []pending) ([]outcome, error) {
 	nows := map[string]time.Time{}
-	claims := make([]Claim, len(batch))
+	claimOf := make([]Claim, len(batch))
+	var order []int // the entries claimed (claims), in key order; of one key, the file's first first
 	for i, p := range batch {
 		now, ok := nows[p.acct.CustomerID]
 		if !ok {
@@ -34,26 +35,30 @@ func (im *Importer) applyBatch(ctx context.Context, batch []pending) ([]outcome,
 			}
 			nows[p.acct.CustomerID] = now
 		}
-		claims[i] = Claim{Key: key(p.identity), Identity: p.identity, IBAN: p.iban, ImportID: p.importID, At: now}
+		if claims(p.entry) {
+			claimOf[i] = Claim{Key: key(p.identity), Identity: p.identity, IBAN: p.iban, ImportID: p.importID, At: now}
+			order = append(order, i)
+		}
 	}
-	order := make([]int, len(batch)) // the claims in key order; of one key, the file's first first
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(claims[a].Key, claims[b].Key) })
-	sorted := make([]Claim, len(batch))
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(claimOf[a].Key, claimOf[b].Key) })
+	sorted := make([]Claim, len(order))
 	for j, i := range order {
-		sorted[j] = claims[i]
+		sorted[j] = claimOf[i]
 	}
 	var outs []outcome
 	err := im.d.InTx(ctx, func(rp Repos) error {
-		got, err := rp.Statements().ClaimAll(ctx, sorted)
-		if err != nil {
-			return err
+		claimed := make([]bool, len(batch)) // an entry not claimed (claims) goes on: its ledger transactions say
+		for i := range claimed {
+			claimed[i] = true
 		}
-		claimed := make([]bool, len(batch))
-		for j, i := range order {
-			claimed[i] = got[j]
+		if len(sorted) > 0 {
+			got, err := rp.Statements().ClaimAll(ctx, sorted)
+			if err != nil {
+				return err
+			}
+			for j, i := range order {
+				claimed[i] = got[j]
+			}
 		}
 		b, err := prefetch(ctx, rp, batch, claimed)
 		if err != nil {

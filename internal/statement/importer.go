@@ -20,7 +20,7 @@ import (
 // Config are the importer's settings.
 type Config struct {
 	// BatchSize is how many entries one unit of work applies (default
-	// 500: its claims, look-ups and writes are made per batch):
+	// 2000: its claims, look-ups and writes are made per batch):
 	// an entry is never split, and a batch that fails is applied again one
 	// entry a unit.
 	BatchSize int
@@ -31,7 +31,7 @@ type Config struct {
 }
 
 // DefaultBatchSize is Config.BatchSize's default.
-const DefaultBatchSize = 500
+const DefaultBatchSize = 2000
 
 func (c *Config) validate() error {
 	if c.BatchSize == 0 {

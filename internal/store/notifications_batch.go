@@ -14,9 +14,20 @@ import (
 // enqueueRows is how many notifications one INSERT of enqueueMany takes.
 const enqueueRows = 100
 
+// enqueueColumns are the columns of the notifications enqueueMany
+// writes.
+var enqueueColumns = []string{"id", "customer_id", "application_id", "payment_id", "ordering_key", "seq", "type", "url", "body",
+	"status", "next_attempt_at", "created_at"}
+
+// insertNotifications is enqueueMany's INSERT of n notifications on d.
+func insertNotifications(d Dialect, n int) string {
+	return `INSERT INTO notifications (` + strings.Join(enqueueColumns, ", ") + `) VALUES ` + rowsOf(d, n, len(enqueueColumns))
+}
+
 // enqueueMany is enqueue for many messages (a statement import's batch):
 // the applications of their clients read in one query, the last seq of
-// their ordering keys in one, the rows in INSERTs of enqueueRows, each
+// their ordering keys in one, the rows in one COPY on PostgreSQL, else in
+// INSERTs of enqueueRows (bulkInsert), each
 // message numbered after the ones before it of its key (as enqueue's
 // one-row subquery numbers it).
 func (s *Store) enqueueMany(ctx context.Context, tx *sql.Tx, now time.Time, msgs []notify.Message) ([]string, error) {
@@ -42,30 +53,25 @@ func (s *Store) enqueueMany(ctx context.Context, tx *sql.Tx, now time.Time, msgs
 		return nil, translate(err, "notification order")
 	}
 	made := make([]string, 0, len(msgs))
-	for lo := 0; lo < len(msgs); lo += enqueueRows {
-		b := s.binder()
-		var rows []string
-		for _, m := range msgs[lo:min(lo+enqueueRows, len(msgs))] {
-			appID := m.ApplicationID
-			if appID == "" {
-				if appID = apps[m.ClientID]; appID == "" {
-					return nil, translate(sql.ErrNoRows, "application "+m.ClientID+" of a notification")
-				}
+	rows := make([][]any, 0, len(msgs))
+	for _, m := range msgs {
+		appID := m.ApplicationID
+		if appID == "" {
+			if appID = apps[m.ClientID]; appID == "" {
+				return nil, translate(sql.ErrNoRows, "application "+m.ClientID+" of a notification")
 			}
-			id := ids.New()
-			key := m.PaymentID
-			if key == "" {
-				key = id
-			}
-			seqs[key]++
-			rows = append(rows, b.row(id, m.CustomerID, appID, m.PaymentID, key, seqs[key], m.Type, m.URL, string(m.Body), "PENDING", micros(now), micros(now)))
-			made = append(made, id)
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO notifications (id, customer_id, application_id, payment_id, ordering_key, seq, type, url, body,
-			status, next_attempt_at, created_at) VALUES `+joinRows(rows), b.args...)
-		if err != nil {
-			return nil, translate(err, "notifications")
+		id := ids.New()
+		key := m.PaymentID
+		if key == "" {
+			key = id
 		}
+		seqs[key]++
+		rows = append(rows, []any{id, m.CustomerID, appID, m.PaymentID, key, seqs[key], m.Type, m.URL, string(m.Body), "PENDING", micros(now), micros(now)})
+		made = append(made, id)
+	}
+	if err := s.bulkInsert(ctx, tx, "notifications", enqueueColumns, rows, enqueueRows, insertNotifications, "notifications"); err != nil {
+		return nil, err
 	}
 	s.wakeAfterCommit(tx)
 	return made, nil
@@ -140,6 +146,3 @@ func atoi64(s string) int64 {
 	n, _ := strconv.ParseInt(s, 10, 64)
 	return n
 }
-
-// joinRows joins a multi-row INSERT's rows.
-func joinRows(rows []string) string { return strings.Join(rows, ", ") }

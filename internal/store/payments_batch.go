@@ -108,17 +108,14 @@ func (r payments) MoveAll(ctx context.Context, cs []payment.Change) error {
 			return errs.E(errs.Conflict, "%d of %d payments changed meanwhile.", int64(len(part))-n, len(part))
 		}
 	}
-	for lo := 0; lo < len(events); lo += eventRows {
-		b := r.s.binder()
-		var rows []string
-		for _, e := range events[lo:min(lo+eventRows, len(events))] {
-			rows = append(rows, b.row(e...))
-		}
-		_, err := r.tx.ExecContext(ctx, `INSERT INTO events (id, customer_id, subject_type, subject_id, seq, type, status, occurred_at)
-			VALUES `+joinRows(rows), b.args...)
-		if err := translate(err, fmt.Sprintf("status history of %d payments", len(cs))); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.s.bulkInsert(ctx, r.tx, "events", eventColumns, events, eventRows, insertEvents,
+		fmt.Sprintf("status history of %d payments", len(cs)))
+}
+
+// eventColumns are the columns of the events MoveAll writes.
+var eventColumns = []string{"id", "customer_id", "subject_type", "subject_id", "seq", "type", "status", "occurred_at"}
+
+// insertEvents is MoveAll's INSERT of n events on d.
+func insertEvents(d Dialect, n int) string {
+	return `INSERT INTO events (` + strings.Join(eventColumns, ", ") + `) VALUES ` + rowsOf(d, n, len(eventColumns))
 }

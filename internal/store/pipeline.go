@@ -174,6 +174,9 @@ func (c *pipeConn) flush(ctx context.Context) error {
 
 // ExecContext implements driver.ExecerContext.
 func (c *pipeConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if res, ok, err := c.copy(ctx); ok {
+		return res, err
+	}
 	if c.queued(ctx, query, args) {
 		return queuedResult{}, nil
 	}
