@@ -31,13 +31,13 @@ import (
 // rows: each counts what it wrote (docs/decisions.md, "Payment counts by
 // status and currency").
 
-// countKey is what a payment is counted by: GET /payments' filters that
+// paymentKey is what a payment is counted by: GET /payments' filters that
 // the counts answer (status, currency) within a customer.
-type countKey struct{ customer, status, currency string }
+type paymentKey struct{ customer, status, currency string }
 
 // less orders keys by customer, status, currency: the order in which
 // writeCounts locks their rows.
-func (k countKey) less(o countKey) int {
+func (k paymentKey) less(o paymentKey) int {
 	if c := strings.Compare(k.customer, o.customer); c != 0 {
 		return c
 	}
@@ -49,7 +49,7 @@ func (k countKey) less(o countKey) int {
 
 // countDeltas is how many payments a transaction (or a unit of a group)
 // added to each count (moves take from one and add to another).
-type countDeltas map[countKey]int64
+type countDeltas map[paymentKey]int64
 
 // countSQL adds $4 to the count of customer $1, status $2, currency $3, on
 // the shard of the writing session on PostgreSQL (paymentCountShards),
@@ -88,7 +88,7 @@ func (s *Store) deltas(tx *sql.Tx) countDeltas {
 // countInserted records that tx inserted a payment of customerID in status
 // and currency; it is counted when tx commits (writeCounts).
 func (s *Store) countInserted(tx *sql.Tx, customerID, status, currency string) {
-	s.deltas(tx)[countKey{customerID, status, currency}]++
+	s.deltas(tx)[paymentKey{customerID, status, currency}]++
 }
 
 // countMoved records that tx moved a payment of customerID in currency
@@ -98,8 +98,8 @@ func (s *Store) countMoved(tx *sql.Tx, customerID, currency, from, to string) {
 		return
 	}
 	d := s.deltas(tx)
-	d[countKey{customerID, from, currency}]--
-	d[countKey{customerID, to, currency}]++
+	d[paymentKey{customerID, from, currency}]--
+	d[paymentKey{customerID, to, currency}]++
 }
 
 // takeCounts removes and returns what tx has recorded (nil when nothing).
@@ -128,13 +128,13 @@ func (s *Store) writeCounts(ctx context.Context, tx *sql.Tx, d countDeltas) erro
 	if len(d) == 0 {
 		return nil
 	}
-	keys := make([]countKey, 0, len(d))
+	keys := make([]paymentKey, 0, len(d))
 	for k, n := range d {
 		if n != 0 {
 			keys = append(keys, k)
 		}
 	}
-	slices.SortFunc(keys, countKey.less)
+	slices.SortFunc(keys, paymentKey.less)
 	q := countSQL(s.dialect)
 	for _, k := range keys {
 		if _, err := s.txExec(later(ctx, "payment counts"), tx, q, k.customer, k.status, k.currency, d[k]); err != nil {

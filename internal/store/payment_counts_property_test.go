@@ -34,15 +34,19 @@ type fataler interface {
 }
 
 // wantExactTotals checks GET /payments' total-items for each viewer and
-// every filter the counts answer (none, status, currency, both; each also
-// narrowed to the customer narrow) against a COUNT(*) of the payments.
+// every filter the counts answer (none, status, currency, both; for the
+// first viewer also narrowed to the customer narrow) against a COUNT(*) of
+// the payments.
 func wantExactTotals(t fataler, s *store.Store, when string, viewers []string, narrow string) {
 	t.Helper()
 	ctx := context.Background()
 	statuses := append([]payment.Status{""}, countStatuses...)
 	currencies := append([]string{""}, countCurrencies...)
-	for _, viewer := range viewers {
+	for i, viewer := range viewers {
 		for _, only := range []string{"", narrow} {
+			if only != "" && i > 0 {
+				continue // narrowed as the first viewer sees it
+			}
 			for _, st := range statuses {
 				for _, cur := range currencies {
 					f := payment.ListFilter{CustomerID: only, Status: st, Currency: cur, Page: 1, Limit: 1}
