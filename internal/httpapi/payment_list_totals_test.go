@@ -97,7 +97,6 @@ func TestPaymentListTotalsFollowEveryMove(t *testing.T) {
 		})
 		check("after the timed moves")
 
-		atRest(t, env)
 		file := snapshot(t, env, admin)
 		if resp := env.Do(t, apptest.Request{Method: "POST", Path: "/sandbox/reset", Token: admin, Header: v1}); resp.Status != http.StatusOK {
 			t.Fatalf("tree reset: %d %s", resp.Status, resp.Body)
