@@ -49,7 +49,7 @@ type unit struct {
 	ctx   context.Context
 	work  func(*sql.Tx) error // fn and the audit entry
 	hooks map[string]func()   // what it asked to run once committed
-	// counts are the payments it inserted, written for the units that
+	// counts are the payments it inserted or moved, written for the units that
 	// commit just before the group's COMMIT (payment_counts.go).
 	counts countDeltas
 	err    error

@@ -56,6 +56,8 @@ func goMigrations(d Dialect) []*goose.Migration {
 			&goose.GoFunc{RunTx: paymentCountsMigration(paymentCountsDown, d)}),
 		goose.NewGoMigration(storeCountsVersion, &goose.GoFunc{RunTx: paymentCountsMigration(storeCountsUp, d)},
 			&goose.GoFunc{RunTx: paymentCountsMigration(storeCountsDown, d)}),
+		goose.NewGoMigration(countKeysVersion, &goose.GoFunc{RunTx: paymentCountsMigration(countKeysUp, d)},
+			&goose.GoFunc{RunTx: paymentCountsMigration(countKeysDown, d)}),
 		goose.NewGoMigration(keysForeignKeyVersion, &goose.GoFunc{RunTx: keysForeignKeyMigration(keysForeignKeyUp, d)},
 			&goose.GoFunc{RunTx: keysForeignKeyMigration(keysForeignKeyDown, d)}),
 	}

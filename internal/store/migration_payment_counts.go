@@ -25,7 +25,9 @@ import (
 // the triggers rebuild it as a restore writes the payments, and the
 // TRUNCATE of a reset on PostgreSQL, which fires no row trigger, empties
 // it too (deleteRows). Since version 62 the insert trigger is gone: the
-// store counts the payments it inserts itself (payment_counts.go).
+// store counts the payments it inserts itself (payment_counts.go). Since
+// version 63 the counts are kept by status and currency too
+// (migration_count_keys.go).
 
 // paymentCountsVersion is the migration's number.
 const paymentCountsVersion = 54
@@ -120,8 +122,8 @@ var paymentCountsDown = map[Dialect]string{
 		DROP FUNCTION payment_counts_add(); DROP TABLE ` + paymentCountsTable,
 }
 
-// paymentCountsMigration runs the statements of d in ddl (versions 54 and
-// 62).
+// paymentCountsMigration runs the statements of d in ddl (versions 54, 62
+// and 63).
 func paymentCountsMigration(ddl map[Dialect]string, d Dialect) func(ctx context.Context, tx *sql.Tx) error {
 	return func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, ddl[d]); err != nil {

@@ -43,8 +43,9 @@ func wantTotals(t *testing.T, s *store.Store, when string, want map[string]int) 
 	}
 }
 
-// The counts behind the exact total (migration 00054) start from the
-// payments already there, follow a creation (the store's own count since
+// The counts behind the exact total (migration 00054; by status and
+// currency since 00063) start from the payments already there (at both
+// migrations), follow a creation (the store's own count since
 // version 62), a payment moved to another customer, and
 // follow a sandbox reset (TRUNCATE on
 // PostgreSQL, which fires no row trigger) and a restore, which never dumps
@@ -74,12 +75,23 @@ func TestPaymentCountsFollowMigrationResetAndRestore(t *testing.T) {
 			if i%2 == 0 {
 				owner = psp.ID
 			}
-			insertPayment(t, s, fmt.Sprintf("24000000-0000-4000-8000-%012d", 100+i), owner, t0.Add(time.Duration(i)*time.Second), i)
+			id := fmt.Sprintf("24000000-0000-4000-8000-%012d", 100+i)
+			insertPayment(t, s, id, owner, t0.Add(time.Duration(i)*time.Second), i)
+			if err := s.Exec(ctx, `UPDATE payments SET status = $2, currency = $3 WHERE id = $1`, // before any count
+				id, string(countStatuses[i%len(countStatuses)]), countCurrencies[i%len(countCurrencies)]); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if err := s.Migrate(ctx); err != nil {
+		viewers := []string{psp.ID, shop.ID}
+		if err := s.MigrateTo(ctx, 62); err != nil { // counts by customer
+			t.Fatal(err)
+		}
+		wantTotals(t, s, "at version 62", map[string]int{psp.ID: 5, shop.ID: 2})
+		if err := s.Migrate(ctx); err != nil { // by customer, status and currency (version 63)
 			t.Fatal(err)
 		}
 		wantTotals(t, s, "after the migration", map[string]int{psp.ID: 5, shop.ID: 2})
+		wantExactTotals(t, s, "after the migration", viewers, shop.ID)
 
 		// A creation through the store counts (version 62: no trigger).
 		if err := s.Payments().Create(ctx, testPayment("24000000-0000-4000-8000-000000000200", shop.ID, "CNT200", t0.Add(time.Minute))); err != nil {
@@ -90,10 +102,12 @@ func TestPaymentCountsFollowMigrationResetAndRestore(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantTotals(t, s, "after a move to the parent", map[string]int{psp.ID: 6, shop.ID: 2})
+		wantExactTotals(t, s, "after a move to the parent", viewers, shop.ID)
 		if err := s.Exec(ctx, `UPDATE payments SET customer_id = $1 WHERE id = $2`, shop.ID, "24000000-0000-4000-8000-000000000200"); err != nil {
 			t.Fatal(err)
 		}
 		wantTotals(t, s, "after a move back", map[string]int{psp.ID: 6, shop.ID: 3})
+		wantExactTotals(t, s, "after a move back", viewers, shop.ID)
 		var dump tables
 		if err := s.DumpTables(ctx, &dump); err != nil {
 			t.Fatal(err)
@@ -107,14 +121,17 @@ func TestPaymentCountsFollowMigrationResetAndRestore(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantTotals(t, s, "after a reset", map[string]int{psp.ID: 0, shop.ID: 0})
+		wantExactTotals(t, s, "after a reset", viewers, shop.ID)
 		if _, err := s.ReplaceTables(ctx, dump, nil); err != nil {
 			t.Fatal(err)
 		}
 		wantTotals(t, s, "after a restore", map[string]int{psp.ID: 6, shop.ID: 3})
+		wantExactTotals(t, s, "after a restore", viewers, shop.ID)
 		if _, err := s.ReplaceTables(ctx, dump, nil); err != nil { // a restore over data
 			t.Fatal(err)
 		}
 		wantTotals(t, s, "after a second restore", map[string]int{psp.ID: 6, shop.ID: 3})
+		wantExactTotals(t, s, "after a second restore", viewers, shop.ID)
 	})
 }
 

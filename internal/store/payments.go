@@ -35,7 +35,7 @@ func (r payments) writer() querier {
 
 // Create inserts p and the moves of its history (a sandbox scenario played
 // at creation) as events; the first entry, NEW_PAYMENT at CreatedAt, is the
-// row itself. Its customer's count (payment_counts.go) is written with the
+// row itself. Its count (payment_counts.go) is written with the
 // transaction's commit; outside a unit of work it is one of its own.
 func (r payments) Create(ctx context.Context, p payment.Payment) error {
 	if len(p.History) == 0 || p.History[0].Status != payment.StatusNew || !p.History[0].CreatedAt.Equal(p.CreatedAt) {
@@ -68,7 +68,7 @@ func (r payments) insert(ctx context.Context, p payment.Payment, cols storedStat
 	if err := translate(err, what); err != nil {
 		return err
 	}
-	r.s.countInserted(r.tx, p.CustomerID, 1)
+	r.s.countInserted(r.tx, p.CustomerID, string(p.Status), p.Request.Currency)
 	return r.appendHistory(ctx, p, 1)
 }
 
@@ -115,7 +115,8 @@ func (r payments) Move(ctx context.Context, c payment.Change) error {
 	return r.appendHistory(ctx, p, c.Stored)
 }
 
-// update writes c's payment, encoded as st, while it is in status c.From.
+// update writes c's payment, encoded as st, while it is in status c.From,
+// and counts its move (payment_counts.go).
 func (r payments) update(ctx context.Context, c payment.Change, st storedState) error {
 	p := c.Payment
 	res, err := r.s.txExec(ctx, r.tx, movePayment,
@@ -126,6 +127,7 @@ func (r payments) update(ctx context.Context, c payment.Change, st storedState) 
 	} else if err != nil {
 		return err
 	}
+	r.s.countMoved(r.tx, p.CustomerID, p.Request.Currency, string(c.From), string(p.Status))
 	return nil
 }
 

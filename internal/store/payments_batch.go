@@ -105,7 +105,12 @@ func (r payments) MoveAll(ctx context.Context, cs []payment.Change) error {
 			return fmt.Errorf("%d payments: rows affected: %w", len(part), err)
 		}
 		if n != int64(len(part)) {
+			// Some of the part moved and are not counted: the unit must
+			// roll back (it does: the error is the unit's).
 			return errs.E(errs.Conflict, "%d of %d payments changed meanwhile.", int64(len(part))-n, len(part))
+		}
+		for _, c := range part {
+			r.s.countMoved(r.tx, c.Payment.CustomerID, c.Payment.Request.Currency, string(c.From), string(c.Payment.Status))
 		}
 	}
 	return r.s.bulkInsert(ctx, r.tx, "events", eventColumns, events, eventRows, insertEvents,

@@ -342,22 +342,40 @@ func selfOrder(t sandbox.Table, self [][2]string) [][]any {
 }
 
 // insertRows writes rows into t's columns, many rows per statement; the
-// payments among them are counted (payment_counts.go) when tx commits.
+// payments among them are counted (payment_counts.go) when tx commits, by
+// their customer, status and currency; a payments table without one of
+// those columns (its rows take the column's default) is counted from the
+// rows written instead.
 func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, t sandbox.Table, rows [][]any) (int64, error) {
 	n, err := insertRows(ctx, tx, t, rows)
-	if err == nil && t.Name == "payments" {
-		if col := slices.Index(t.Columns, "customer_id"); col >= 0 {
-			for _, row := range rows {
-				switch c := row[col].(type) {
-				case string:
-					s.countInserted(tx, c, 1)
-				case []byte:
-					s.countInserted(tx, string(c), 1)
-				}
-			}
-		}
+	if err != nil || t.Name != "payments" {
+		return n, err
 	}
-	return n, err
+	customer, status, currency := slices.Index(t.Columns, "customer_id"), slices.Index(t.Columns, "status"), slices.Index(t.Columns, "currency")
+	if customer < 0 || status < 0 || currency < 0 {
+		return n, s.recountIn(ctx, tx)
+	}
+	for _, row := range rows {
+		c, ok1 := text(row[customer])
+		st, ok2 := text(row[status])
+		cur, ok3 := text(row[currency])
+		if !ok1 || !ok2 || !ok3 {
+			return n, s.recountIn(ctx, tx)
+		}
+		s.countInserted(tx, c, st, cur)
+	}
+	return n, nil
+}
+
+// text is v as the text of a column, when it is one.
+func text(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case []byte:
+		return string(v), true
+	}
+	return "", false
 }
 
 // insertRows writes rows into t's columns, many rows per statement.

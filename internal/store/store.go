@@ -59,7 +59,7 @@ type Store struct {
 	stmts   stmtCache // prepared statements of hot queries
 
 	afterCommit sync.Map               // *sql.Tx -> map[string]func(): run once the transaction commits
-	txCounts    sync.Map               // *sql.Tx -> countDeltas: payments it inserted, counted before its commit (payment_counts.go)
+	txCounts    sync.Map               // *sql.Tx -> countDeltas: payments it inserted or moved, counted before its commit (payment_counts.go)
 	queued      atomic.Pointer[func()] // told when committed notifications are due (see notifications.go)
 	warm        atomic.Bool            // hotWrites are prepared (stmt.go)
 	jobsQueued  atomic.Pointer[func()] // told when committed jobs were enqueued (see jobs.go)
