@@ -15,11 +15,12 @@ import (
 
 // replicaUsage explains the replica subcommand.
 const replicaUsage = `bankrail-bench replica --database-url PRIMARY --replica-url STANDBY [--payments 1000000]
-    [--clients 8] [--readers 2] [--duration 20s] [--rounds 4] [--report-duty-cycle 25] [--compare-duty-cycle 50]
+    [--clients 8] [--readers 2] [--page-every 1s] [--duration 20s] [--rounds 4] [--report-duty-cycle 25] [--compare-duty-cycle 50]
     on a fresh schema of the primary (its standby streams it): bulk-seeds N payments (COPY), waits
     until the standby has replayed them, then measures POST /payments from --clients clients in
     rounds of three phases: creates alone (the reference); creates while a PAYMENTS report of
-    every payment is generated again and again and --readers clients read list pages, all
+    every payment is generated again and again and --readers clients read list pages (each a
+    page every --page-every: a back office's pace, not a flood; 0 reads them back to back), all
     served by the standby (--replica-url); the same reads with the replica switched off, on the
     primary; with --compare-duty-cycle, a fourth phase: the reads on the standby with reports
     generated at that duty cycle instead of --report-duty-cycle (50 is the pacer before it was a
@@ -32,6 +33,7 @@ type replicaOptions struct {
 	databaseURL, replicaURL string
 	payments                int
 	clients, readers        int
+	pageEvery               time.Duration // each list reader's pace (0: back to back)
 	duration                time.Duration
 	rounds                  int
 	duty, compareDuty       int
@@ -46,6 +48,7 @@ func parseReplicaFlags(args []string) (replicaOptions, error) {
 	fs.IntVar(&o.payments, "payments", 1_000_000, "payments to seed")
 	fs.IntVar(&o.clients, "clients", 8, "concurrent clients of POST /payments")
 	fs.IntVar(&o.readers, "readers", 2, "concurrent clients of list pages (beside one client of reports)")
+	fs.DurationVar(&o.pageEvery, "page-every", time.Second, "each list reader reads a page this often (0: one after the other, as fast as they come)")
 	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long each phase runs in all (split into --rounds)")
 	fs.IntVar(&o.rounds, "rounds", 4, "rounds of the phases, alternating")
 	fs.IntVar(&o.duty, "report-duty-cycle", config.DefaultReportDutyCycle, "the instance's --report-duty-cycle")
@@ -58,8 +61,8 @@ func parseReplicaFlags(args []string) (replicaOptions, error) {
 		return o, errors.New("--database-url and --replica-url must both be postgres:// URLs")
 	case o.payments < 1 || o.payments > 20_000_000:
 		return o, errors.New("--payments must be from 1 to 20000000")
-	case o.clients < 1 || o.clients > 256 || o.readers < 0 || o.readers > 64:
-		return o, errors.New("--clients must be from 1 to 256, --readers from 0 to 64")
+	case o.clients < 1 || o.clients > 256 || o.readers < 0 || o.readers > 64 || o.pageEvery < 0:
+		return o, errors.New("--clients must be from 1 to 256, --readers from 0 to 64, --page-every not negative")
 	case o.duration <= 0 || o.duration > 10*time.Minute || o.rounds < 1 || o.rounds > 50:
 		return o, errors.New("--duration must be positive, at most 10m; --rounds from 1 to 50")
 	case o.duty < 1 || o.duty > 100 || o.compareDuty < 0 || o.compareDuty > 100:
@@ -171,12 +174,12 @@ func replicaPhases(ctx context.Context, a *app.App, b *bench, o replicaOptions, 
 	alone := &sample{name: "creates alone"}
 	onReplica := replicaPhase{s: &sample{name: fmt.Sprintf("creates + reads on replica (duty %d %%)", o.duty)}, reads: &readCounts{}}
 	onReplica.run = func(d time.Duration) error {
-		return b.withReads(onReplica.reads, o.readers, period, func() { b.run(onReplica.s, d, b.postPayment) })
+		return b.withReads(onReplica.reads, o.readers, o.pageEvery, period, func() { b.run(onReplica.s, d, b.postPayment) })
 	}
 	onPrimary := replicaPhase{s: &sample{name: fmt.Sprintf("creates + reads on primary (duty %d %%)", o.duty)}, reads: &readCounts{}}
 	onPrimary.run = func(d time.Duration) error {
 		a.Replica().Stop() // reads on the primary
-		err := b.withReads(onPrimary.reads, o.readers, period, func() { b.run(onPrimary.s, d, b.postPayment) })
+		err := b.withReads(onPrimary.reads, o.readers, o.pageEvery, period, func() { b.run(onPrimary.s, d, b.postPayment) })
 		a.Replica().Start(ctx)
 		if err != nil {
 			return err
@@ -189,7 +192,7 @@ func replicaPhases(ctx context.Context, a *app.App, b *bench, o replicaOptions, 
 		other.run = func(d time.Duration) error {
 			a.Reports().SetDutyCycle(o.compareDuty)
 			defer a.Reports().SetDutyCycle(o.duty)
-			return b.withReads(other.reads, o.readers, period, func() { b.run(other.s, d, b.postPayment) })
+			return b.withReads(other.reads, o.readers, o.pageEvery, period, func() { b.run(other.s, d, b.postPayment) })
 		}
 		ps = append(ps, other)
 	}

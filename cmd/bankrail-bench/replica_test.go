@@ -23,7 +23,9 @@ import (
 // primary and the service leave them). BANKRAIL_BENCH_REPLICA_DUTY sets
 // the instance's --report-duty-cycle; the fourth phase reads on the
 // replica with reports at duty cycle 50 (the pacer before the setting),
-// or at BANKRAIL_BENCH_REPLICA_COMPARE_DUTY (0: no fourth phase).
+// or at BANKRAIL_BENCH_REPLICA_COMPARE_DUTY (0: no fourth phase);
+// BANKRAIL_BENCH_REPLICA_PAGE_EVERY sets each list reader's pace (0: back
+// to back).
 func TestReplicaPhase(t *testing.T) {
 	payments, duration, rounds := "2000", "3s", "3"
 	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_ROUNDS"); v != "" {
@@ -56,6 +58,9 @@ func TestReplicaPhase(t *testing.T) {
 	}
 	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_COMPARE_DUTY"); v != "" {
 		args = append(args, "--compare-duty-cycle", v)
+	}
+	if v := os.Getenv("BANKRAIL_BENCH_REPLICA_PAGE_EVERY"); v != "" {
+		args = append(args, "--page-every", v)
 	}
 	err := runReplica(args)
 	if err != nil {

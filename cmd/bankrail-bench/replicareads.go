@@ -25,9 +25,10 @@ func (c *readCounts) describe(rows int) string {
 
 // withReads runs phase while one client generates PAYMENTS reports of
 // period, one after the other, and readers clients read list pages (deep
-// pages by number, and filtered first pages); it waits for the report in
-// progress to end before it returns.
-func (b *bench) withReads(c *readCounts, readers int, period []byte, phase func()) error {
+// pages by number, and filtered pages), each a page every pageEvery (0:
+// back to back); it waits for the report in progress to end before it
+// returns.
+func (b *bench) withReads(c *readCounts, readers int, pageEvery time.Duration, period []byte, phase func()) error {
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	errc := make(chan error, readers+1)
@@ -49,7 +50,12 @@ func (b *bench) withReads(c *readCounts, readers int, period []byte, phase func(
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			next := time.Now()
 			for i := r; !stop.Load(); i++ {
+				if w := time.Until(next); w > 0 {
+					time.Sleep(w) // pacing the load generator, not test logic
+				}
+				next = next.Add(pageEvery)
 				req, _ := http.NewRequest("GET", b.appURL+fmt.Sprintf(paths[i%len(paths)], 1+(i*37)%200), nil)
 				req.Header.Set("Authorization", "Bearer "+b.token)
 				if _, err := b.do(req, http.StatusOK); err != nil {
