@@ -2,14 +2,11 @@ package store_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"testing"
 
 	"github.com/bankrail/bankrail/internal/dbtest"
 	"github.com/bankrail/bankrail/internal/event"
 	"github.com/bankrail/bankrail/internal/payment"
-	"github.com/bankrail/bankrail/internal/store"
 )
 
 // Upgrading a database of version 4 moves each payment's status_history
@@ -19,15 +16,7 @@ func TestEventLogMigrationMovesStatusHistories(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
 		ctx := context.Background()
-		s, err := store.Open(ctx, store.Options{DatabaseURL: db.DatabaseURL, SQLitePath: db.SQLitePath},
-			slog.New(slog.NewTextHandler(io.Discard, nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		if err := s.MigrateTo(ctx, 4); err != nil {
-			t.Fatal(err)
-		}
+		s := openAtVersion(t, db, 4)
 		const id, customer = "62000000-0000-4000-8000-0000000000a1", "62000000-0000-4000-8000-000000000001"
 		for _, q := range []string{
 			`INSERT INTO customers (id, name, created_at) VALUES ('` + customer + `', 'Shop', 0)`,

@@ -18,14 +18,7 @@ func TestKeysMigrationKeepsTheStoredKeys(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
 		ctx := context.Background()
-		s, err := store.Open(ctx, store.Options{DatabaseURL: db.DatabaseURL, SQLitePath: db.SQLitePath}, quiet)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		if err := s.MigrateTo(ctx, 62); err != nil {
-			t.Fatal(err)
-		}
+		s := openAtVersion(t, db, 62)
 		const shop = "65000000-0000-4000-8000-000000000001"
 		if err := s.Exec(ctx, `INSERT INTO customers (id, name, created_at) VALUES ('`+shop+`', 'Shop', 0)`); err != nil {
 			t.Fatal(err)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -54,15 +52,7 @@ func TestPaymentCountsFollowMigrationResetAndRestore(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
 		ctx := context.Background()
-		s, err := store.Open(ctx, store.Options{DatabaseURL: db.DatabaseURL, SQLitePath: db.SQLitePath},
-			slog.New(slog.NewTextHandler(io.Discard, nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		if err := s.MigrateTo(ctx, 53); err != nil {
-			t.Fatal(err)
-		}
+		s := openAtVersion(t, db, 53)
 		psp := identity.Customer{ID: "24000000-0000-4000-8000-000000000001", Name: "PSP", CreatedAt: t0}
 		shop := identity.Customer{ID: "24000000-0000-4000-8000-000000000002", Name: "Shop", ParentID: psp.ID, CreatedAt: t0}
 		for _, c := range []identity.Customer{psp, shop} {

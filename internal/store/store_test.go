@@ -34,6 +34,23 @@ func open(t *testing.T, db dbtest.DB) *store.Store {
 	return s
 }
 
+// openAtVersion opens a store on db migrated up to version only (for the
+// tests of a migration's data move), closed when the test ends.
+func openAtVersion(t *testing.T, db dbtest.DB, version int64) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := store.Open(ctx, store.Options{DatabaseURL: db.DatabaseURL, SQLitePath: db.SQLitePath},
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.MigrateTo(ctx, version); err != nil {
+		t.Fatalf("migrate to %d: %v", version, err)
+	}
+	return s
+}
+
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 123456000, time.UTC)
 
 func TestStoreConformance(t *testing.T) {

@@ -96,14 +96,7 @@ func TestTenantClockMigrationKeepsTheSharedOffset(t *testing.T) {
 	t.Parallel()
 	dbtest.Each(t, func(t *testing.T, db dbtest.DB) {
 		ctx := context.Background()
-		s, err := store.Open(ctx, store.Options{DatabaseURL: db.DatabaseURL, SQLitePath: db.SQLitePath}, quiet)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		if err := s.MigrateTo(ctx, 8); err != nil {
-			t.Fatal(err)
-		}
+		s := openAtVersion(t, db, 8)
 		const psp, shop = "63000000-0000-4000-8000-000000000001", "63000000-0000-4000-8000-000000000002"
 		for _, q := range []string{
 			`INSERT INTO customers (id, name, created_at) VALUES ('` + psp + `', 'PSP', 0)`,
