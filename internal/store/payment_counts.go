@@ -169,3 +169,35 @@ func (s *Store) recountIn(ctx context.Context, tx *sql.Tx) error {
 	_, err := tx.ExecContext(ctx, recountPayments)
 	return translate(err, "payment counts")
 }
+
+// countRestored counts the payments rows a sandbox restore inserted with
+// columns cols, by their customer, status and currency, when tx commits;
+// rows without one of those columns (they take the column's default) are
+// counted from the rows written instead.
+func (s *Store) countRestored(ctx context.Context, tx *sql.Tx, cols []string, rows [][]any) error {
+	customer, status, currency := slices.Index(cols, "customer_id"), slices.Index(cols, "status"), slices.Index(cols, "currency")
+	if customer < 0 || status < 0 || currency < 0 {
+		return s.recountIn(ctx, tx)
+	}
+	for _, row := range rows {
+		c, ok1 := text(row[customer])
+		st, ok2 := text(row[status])
+		cur, ok3 := text(row[currency])
+		if !ok1 || !ok2 || !ok3 {
+			return s.recountIn(ctx, tx)
+		}
+		s.countInserted(tx, c, st, cur)
+	}
+	return nil
+}
+
+// text is v as the text of a column, when it is one.
+func text(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case []byte:
+		return string(v), true
+	}
+	return "", false
+}

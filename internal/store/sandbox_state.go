@@ -342,40 +342,13 @@ func selfOrder(t sandbox.Table, self [][2]string) [][]any {
 }
 
 // insertRows writes rows into t's columns, many rows per statement; the
-// payments among them are counted (payment_counts.go) when tx commits, by
-// their customer, status and currency; a payments table without one of
-// those columns (its rows take the column's default) is counted from the
-// rows written instead.
+// payments among them are counted when tx commits (countRestored).
 func (s *Store) insertRows(ctx context.Context, tx *sql.Tx, t sandbox.Table, rows [][]any) (int64, error) {
 	n, err := insertRows(ctx, tx, t, rows)
 	if err != nil || t.Name != "payments" {
 		return n, err
 	}
-	customer, status, currency := slices.Index(t.Columns, "customer_id"), slices.Index(t.Columns, "status"), slices.Index(t.Columns, "currency")
-	if customer < 0 || status < 0 || currency < 0 {
-		return n, s.recountIn(ctx, tx)
-	}
-	for _, row := range rows {
-		c, ok1 := text(row[customer])
-		st, ok2 := text(row[status])
-		cur, ok3 := text(row[currency])
-		if !ok1 || !ok2 || !ok3 {
-			return n, s.recountIn(ctx, tx)
-		}
-		s.countInserted(tx, c, st, cur)
-	}
-	return n, nil
-}
-
-// text is v as the text of a column, when it is one.
-func text(v any) (string, bool) {
-	switch v := v.(type) {
-	case string:
-		return v, true
-	case []byte:
-		return string(v), true
-	}
-	return "", false
+	return n, s.countRestored(ctx, tx, t.Columns, rows)
 }
 
 // insertRows writes rows into t's columns, many rows per statement.
